@@ -1,0 +1,83 @@
+import { normalizeBaseUrl } from './base-url.ts';
+import type { ClientCore } from './core.ts';
+import { inputError } from './errors.ts';
+import { randomIdempotencyKey, sha256Hex } from './idempotency.ts';
+import { processLimiters } from './rate-limiter.ts';
+import type { LimiterRegistry } from './rate-limiter.ts';
+import { RequestSender } from './request-sender.ts';
+import type { ClientEvent } from './request-sender.ts';
+import { DEFAULT_RETRY } from './retry-policy.ts';
+import type { RetryOptions } from './retry-policy.ts';
+import type { Runtime } from './runtime.ts';
+import { AccountResource } from './resources/account.ts';
+import { ContactAttributes } from './resources/contact-attributes.ts';
+import { Contacts } from './resources/contacts.ts';
+import { Jobs } from './resources/jobs.ts';
+import { Messages } from './resources/messages.ts';
+
+export interface ClientOptions {
+  /** Base URL ending in /v1; https, or http on loopback. */
+  baseUrl: string;
+  runtime: Runtime;
+  /**
+   * The API key, sent only as `Authorization: Bearer …`. Omit it when the transport authenticates
+   * (n8n's httpRequestWithAuthentication) and pass `limiterId` instead.
+   */
+  apiKey?: string;
+  /** Identifies the key for the shared limiter when `apiKey` is not given (e.g. a hash of it). */
+  limiterId?: string;
+  /** Limiters shared per key; defaults to the process-wide registry. */
+  limiters?: LimiterRegistry;
+  /** Chunks in flight at once (default 2). */
+  concurrency?: number;
+  /** Most time one operation may spend waiting for rate windows (default 5 minutes). */
+  maxWaitMs?: number;
+  retry?: Partial<RetryOptions>;
+  userAgent?: string;
+  /** Default: a random UUID per logical write. */
+  idempotencyKeyFactory?: () => string;
+  onEvent?: (event: ClientEvent) => void;
+}
+
+/** The service's API: every endpoint of the spec, with chunking, retries, pacing and polling. */
+export class MessagingClient {
+  readonly messages: Messages;
+  readonly contacts: Contacts;
+  readonly contactAttributes: ContactAttributes;
+  readonly jobs: Jobs;
+  readonly account: AccountResource;
+  readonly baseUrl: string;
+
+  constructor(options: ClientOptions) {
+    if (!options?.runtime) throw inputError('The client needs a runtime (transport, sleep, now, random).', 'runtime');
+    if (options.apiKey !== undefined && (typeof options.apiKey !== 'string' || !options.apiKey.trim())) {
+      throw inputError('The API key is empty.', 'apiKey');
+    }
+    const concurrency = options.concurrency ?? 2;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw inputError('concurrency must be a whole number ≥ 1.', 'concurrency');
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    const apiKey = options.apiKey?.trim();
+    const limiterId = apiKey ? sha256Hex(`${this.baseUrl}\u0000${apiKey}`) : `${this.baseUrl}\u0000${options.limiterId ?? ''}`;
+    const sender = new RequestSender({
+      baseUrl: this.baseUrl,
+      runtime: options.runtime,
+      limiter: (options.limiters ?? processLimiters).for(limiterId),
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      apiKey,
+      userAgent: options.userAgent,
+      onEvent: options.onEvent,
+    });
+    const core: ClientCore = {
+      sender,
+      runtime: options.runtime,
+      concurrency,
+      maxWaitMs: options.maxWaitMs ?? 5 * 60_000,
+      newIdempotencyKey: options.idempotencyKeyFactory ?? randomIdempotencyKey,
+    };
+    this.jobs = new Jobs(core);
+    this.messages = new Messages(core);
+    this.contacts = new Contacts(core, this.jobs);
+    this.contactAttributes = new ContactAttributes(core);
+    this.account = new AccountResource(core);
+  }
+}

@@ -1,0 +1,115 @@
+/** Codes the client itself produces, beside the service's own codes of spec §7. */
+export type ClientErrorCode =
+  | 'transport_error' // no answer, a severed answer, or a body that is not the documented envelope
+  | 'invalid_input' // the caller's input is wrong; nothing was sent
+  | 'invalid_base_url'
+  | 'rate_limit_wait_exceeded' // waiting for the rate window would pass the caller's bound
+  | 'retry_budget_exhausted'
+  | 'repeated_cursor'
+  | 'aborted';
+
+/** The error object of spec §2, as sent by the service (inside `error`, or inside a batch row). */
+export interface ServiceErrorBody {
+  type: string;
+  code: string;
+  message: string;
+  param?: string;
+  doc_url?: string;
+  [unknown: string]: unknown;
+}
+
+export interface ApiErrorFields {
+  status: number; // HTTP status; 0 when no answer came back
+  type: string;
+  code: string;
+  message: string;
+  param?: string;
+  docUrl?: string;
+  requestId?: string;
+  retryAfter?: number; // seconds, from Retry-After
+}
+
+/**
+ * The one error type of the layer. Branch on `code` (spec §7), never on `message`.
+ * It never holds the API key: messages are built from the service's text and our own.
+ */
+export class ApiError extends Error implements ApiErrorFields {
+  readonly status: number;
+  readonly type: string;
+  readonly code: string;
+  readonly param?: string;
+  readonly docUrl?: string;
+  readonly requestId?: string;
+  readonly retryAfter?: number;
+
+  constructor(fields: ApiErrorFields) {
+    super(fields.message);
+    this.name = 'ApiError';
+    this.status = fields.status;
+    this.type = fields.type;
+    this.code = fields.code;
+    this.param = fields.param;
+    this.docUrl = fields.docUrl;
+    this.requestId = fields.requestId;
+    this.retryAfter = fields.retryAfter;
+  }
+
+  /** What to tell a person to do about it, from the remedies of spec §7. */
+  get remedy(): string {
+    return remedyFor(this.code);
+  }
+
+  toJSON(): ApiErrorFields & { remedy: string } {
+    return {
+      status: this.status,
+      type: this.type,
+      code: this.code,
+      message: this.message,
+      param: this.param,
+      docUrl: this.docUrl,
+      requestId: this.requestId,
+      retryAfter: this.retryAfter,
+      remedy: this.remedy,
+    };
+  }
+}
+
+export function inputError(message: string, param?: string): ApiError {
+  return new ApiError({ status: 0, type: 'invalid_input', code: 'invalid_input', message, param });
+}
+
+export function transportError(message: string, status = 0, requestId?: string): ApiError {
+  return new ApiError({ status, type: 'transport_error', code: 'transport_error', message, requestId });
+}
+
+const REMEDIES: Record<string, string> = {
+  missing_api_key: 'Send the API key as "Authorization: Bearer <key>"; check the credential is set.',
+  invalid_api_key: 'The key matches no issued key: copy it again from the dashboard.',
+  api_key_revoked: 'The key was revoked for good: issue a new key.',
+  api_key_expired: 'The key has expired: issue a new key.',
+  subscription_expired: 'The account has no running plan: renew it; the same key works afterwards.',
+  account_suspended: 'The account is suspended, trashed or being deleted: contact support; a new key does not help.',
+  insufficient_scope: 'The key lacks the scope this call needs: issue a new key with that scope (scopes cannot be added).',
+  channel_not_in_plan: 'The plan does not include this channel: upgrade the plan or use another channel.',
+  insufficient_credits: 'Not enough credit: top up, then retry the identical call.',
+  validation_failed: 'Fix the field named in `param`.',
+  no_sender_available: 'No sender can send on this channel now (connect or bring one online); nothing was sent or charged.',
+  request_refused: 'The service refused the request for the reason given.',
+  resource_not_found: 'No object with that id in this account: check the id and the key’s account.',
+  method_not_allowed: 'The path does not take this method.',
+  idempotency_key_reused: 'This Idempotency-Key was already used with a different body: use a new key for new content.',
+  idempotency_request_in_progress: 'The first request with this key is still running: retry later with the same key.',
+  rate_limit_exceeded: 'Too many requests this minute for this key: wait for the rate window to reset.',
+  internal_error: 'Service fault: retry once with the same Idempotency-Key.',
+  transport_error: 'No valid answer came back: check the base URL and the network; writes are safe to retry with the same Idempotency-Key.',
+  invalid_input: 'Fix the input named in `param`; nothing was sent.',
+  invalid_base_url: 'Use an https:// base URL ending in /v1 (http:// only for a local sandbox on loopback).',
+  rate_limit_wait_exceeded: 'The rate window resets later than the wait you allowed: raise the maximum wait or send less.',
+  retry_budget_exhausted: 'Too many failures in a row: the service looks unhealthy; try again later.',
+  repeated_cursor: 'The service returned the same cursor twice: the listing was stopped to avoid a loop.',
+  aborted: 'The operation was cancelled.',
+};
+
+export function remedyFor(code: string): string {
+  return REMEDIES[code] ?? 'See the error reference for this code.';
+}

@@ -1,0 +1,17 @@
+export { MessagingClient } from './client.ts';
+export type { ClientOptions } from './client.ts';
+export { ApiError, remedyFor } from './errors.ts';
+export type { ApiErrorFields, ServiceErrorBody } from './errors.ts';
+export type { HttpRequest, HttpResponse, Runtime, Transport } from './runtime.ts';
+export type * from './types.ts';
+export type { ClientEvent } from './request-sender.ts';
+export type { WaitOptions } from './job-waiter.ts';
+export { isJobFinished } from './job-waiter.ts';
+export { Paginator } from './pagination.ts';
+export { LimiterRegistry } from './rate-limiter.ts';
+export { deriveIdempotencyKey, chunkIdempotencyKey, validateIdempotencyKey, sha256Hex, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
+export { canonicalJson } from './canonical-json.ts';
+export { normalizeBaseUrl } from './base-url.ts';
+export { MAX_BATCH_MESSAGES, MAX_RECIPIENTS } from './resources/messages.ts';
+export { MAX_IMPORT_CONTACTS } from './resources/contacts.ts';
+export type { Account } from './resources/account.ts';

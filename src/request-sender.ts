@@ -1,0 +1,181 @@
+import { ApiError, transportError } from './errors.ts';
+import type { ServiceErrorBody } from './errors.ts';
+import { parseRateLimitHeaders } from './headers.ts';
+import type { RateLimitHeaders } from './headers.ts';
+import type { RateLimiter, WaitBudget } from './rate-limiter.ts';
+import { backoffDelay, decideRetry, RetryBudget } from './retry-policy.ts';
+import type { RetryOptions, RetryState } from './retry-policy.ts';
+import type { HttpResponse, Runtime } from './runtime.ts';
+
+export interface ApiRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Reused on every retry of this request. Writes without one are never retried after a network error. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+  budget: WaitBudget;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  data: T;
+  requestId?: string;
+  replayed: boolean;
+  rateLimit: RateLimitHeaders;
+}
+
+/** Events for adapters' logs and progress lines. They never carry the API key. */
+export type ClientEvent =
+  | { type: 'retry'; method: string; path: string; code: string; retry: number; delayMs: number; requestId?: string }
+  | { type: 'rate_limit_wait'; ms: number; reason: 'pacing' | 'retry_after' };
+
+export interface SenderOptions {
+  baseUrl: string;
+  runtime: Runtime;
+  limiter: RateLimiter;
+  retry: RetryOptions;
+  /** Added as `Authorization: Bearer …` when given; an adapter whose transport authenticates omits it. */
+  apiKey?: string;
+  userAgent?: string;
+  onEvent?: (event: ClientEvent) => void;
+}
+
+/** A storm of 429s with Retry-After 0 must not spin forever. */
+const MAX_RATE_LIMITED_ATTEMPTS = 100;
+
+function isAbort(error: unknown, signal?: AbortSignal): boolean {
+  return Boolean(signal?.aborted) || (error instanceof Error && error.name === 'AbortError');
+}
+
+function abortedError(): ApiError {
+  return new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: 'The operation was cancelled.' });
+}
+
+/**
+ * Sends one logical request: pacing through the key's limiter, retries decided by `code`, the same
+ * Idempotency-Key on every attempt, and every answer parsed into data or an `ApiError`.
+ */
+export class RequestSender {
+  private readonly options: SenderOptions;
+  private readonly retryBudget = new RetryBudget();
+
+  constructor(options: SenderOptions) {
+    this.options = options;
+  }
+
+  private redact(text: string): string {
+    const key = this.options.apiKey;
+    return key && text.includes(key) ? text.split(key).join('[redacted]') : text;
+  }
+
+  private url(path: string, query?: ApiRequest['query']): string {
+    const params = Object.entries(query ?? {})
+      .filter(([, v]) => v !== undefined && v !== '')
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+    return `${this.options.baseUrl}${path}${params.length ? `?${params.join('&')}` : ''}`;
+  }
+
+  private headers(request: ApiRequest): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
+    return headers;
+  }
+
+  /** Turns an error answer into an ApiError; a body that is not the envelope is a transport error. */
+  private errorFrom(response: HttpResponse, rateLimit: RateLimitHeaders): ApiError {
+    const requestId = response.headers['x-request-id'];
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(response.body);
+    } catch {
+      parsed = undefined;
+    }
+    const error = (parsed as { error?: ServiceErrorBody } | undefined)?.error;
+    if (!error || typeof error.code !== 'string') {
+      return transportError(`The service answered HTTP ${response.status} without the documented error body.`, response.status, requestId);
+    }
+    return new ApiError({
+      status: response.status,
+      type: typeof error.type === 'string' ? error.type : 'api_error',
+      code: error.code,
+      message: this.redact(typeof error.message === 'string' ? error.message : error.code),
+      param: typeof error.param === 'string' ? error.param : undefined,
+      docUrl: typeof error.doc_url === 'string' ? error.doc_url : undefined,
+      requestId,
+      retryAfter: rateLimit.retryAfter,
+    });
+  }
+
+  async send<T>(request: ApiRequest): Promise<ApiResponse<T>> {
+    const { runtime, limiter } = this.options;
+    const idempotent = request.method === 'GET' || Boolean(request.idempotencyKey);
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    const state: RetryState = { retries: 0, internalErrors: 0, rateLimited: 0 };
+    const onWait = (ms: number, reason: 'pacing' | 'retry_after') => this.options.onEvent?.({ type: 'rate_limit_wait', ms, reason });
+
+    for (;;) {
+      if (request.signal?.aborted) throw abortedError();
+      try {
+        await limiter.acquire(runtime, request.budget, request.signal, onWait);
+      } catch (error) {
+        throw isAbort(error, request.signal) ? abortedError() : error;
+      }
+      const sentAt = runtime.now();
+      let response: HttpResponse | undefined;
+      let failure: ApiError;
+      try {
+        response = await runtime.transport({ method: request.method, url: this.url(request.path, request.query), headers: this.headers(request), body, signal: request.signal });
+      } catch (error) {
+        limiter.settle(undefined, sentAt, runtime.now());
+        if (isAbort(error, request.signal)) throw abortedError();
+        const reason = error instanceof Error ? error.message : String(error);
+        failure = transportError(`No answer from the service for ${request.method} ${request.path}: ${this.redact(reason)}`);
+      }
+      if (response) {
+        const receivedAt = runtime.now();
+        const rateLimit = parseRateLimitHeaders(response.headers, receivedAt);
+        limiter.settle(rateLimit, sentAt, receivedAt);
+        const requestId = response.headers['x-request-id'];
+        if (response.status >= 200 && response.status < 300) {
+          try {
+            const data = JSON.parse(response.body) as T;
+            this.retryBudget.refund();
+            return { status: response.status, data, requestId, replayed: response.headers['idempotent-replay'] === 'true', rateLimit };
+          } catch {
+            // A 2xx whose body was cut off: the outcome is unknown, so it is a transport error.
+            failure = transportError(`The service's answer to ${request.method} ${request.path} (HTTP ${response.status}) was not complete JSON.`, response.status, requestId);
+          }
+        } else {
+          failure = this.errorFrom(response, rateLimit);
+        }
+      }
+      failure = failure!;
+      if (failure.code === 'internal_error') state.internalErrors += 1;
+      const decision = decideRetry(failure, state, this.options.retry, idempotent);
+      if (decision.kind === 'stop') throw failure;
+      if (decision.kind === 'rate_limit') {
+        state.rateLimited += 1;
+        if (state.rateLimited > MAX_RATE_LIMITED_ATTEMPTS) throw failure;
+        // Not processed (spec §7): no retry budget is spent; the wait counts against the caller's bound.
+        limiter.block(decision.waitSeconds, runtime.now());
+        continue;
+      }
+      if (!this.retryBudget.trySpend(failure.code === 'transport_error')) {
+        throw new ApiError({ ...failure.toJSON(), code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.code}: ${failure.message})` });
+      }
+      const delayMs = backoffDelay(state.retries, this.options.retry, runtime.random);
+      state.retries += 1;
+      this.options.onEvent?.({ type: 'retry', method: request.method, path: request.path, code: failure.code, retry: state.retries, delayMs, requestId: failure.requestId });
+      try {
+        await runtime.sleep(delayMs, request.signal);
+      } catch (error) {
+        throw isAbort(error, request.signal) ? abortedError() : error;
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import { ApiError, transportError } from '../errors.ts';
+import type { ServiceErrorBody } from '../errors.ts';
+import type { Chunk } from '../chunking.ts';
+import { statusForCode } from '../status-codes.ts';
+import type { BulkOutcome, CallInfo, ItemResult } from '../types.ts';
+
+interface Row {
+  index?: unknown;
+  id?: unknown;
+  error?: ServiceErrorBody;
+  [field: string]: unknown;
+}
+
+function elementError(error: ServiceErrorBody, call: CallInfo): ApiError {
+  return new ApiError({
+    status: statusForCode(error.code),
+    type: typeof error.type === 'string' ? error.type : 'api_error',
+    code: typeof error.code === 'string' ? error.code : 'unknown',
+    message: typeof error.message === 'string' ? error.message : String(error.code),
+    param: typeof error.param === 'string' ? error.param : undefined,
+    docUrl: typeof error.doc_url === 'string' ? error.doc_url : undefined,
+    requestId: call.requestId,
+  });
+}
+
+/**
+ * Maps the rows of one chunk's answer (`index` relative to the chunk, spec §4) back to the caller's
+ * indexes. An element the answer does not mention is reported as failed with an unknown outcome, never
+ * dropped.
+ */
+export function mapRows<T>(chunk: Chunk<T>, data: unknown, call: CallInfo): ItemResult[] {
+  const rows = Array.isArray((data as { data?: unknown })?.data) ? ((data as { data: Row[] }).data) : undefined;
+  const results = new Array<ItemResult | undefined>(chunk.items.length);
+  for (const row of rows ?? []) {
+    const i = row?.index;
+    if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= chunk.items.length || results[i]) continue;
+    const index = chunk.offset + i;
+    if (typeof row.id === 'string') {
+      results[i] = { index, status: 'sent', id: row.id, call, row };
+    } else if (row.error && typeof row.error === 'object') {
+      results[i] = { index, status: 'failed', error: elementError(row.error, call), wholeCall: false, call };
+    }
+  }
+  return Array.from(results, (result, i) =>
+    result ?? {
+      index: chunk.offset + i,
+      status: 'failed' as const,
+      error: transportError(`The service's answer had no row for element ${i} of chunk ${chunk.chunk}; its outcome is unknown (a retry with the same idempotency key settles it).`, 200, call.requestId),
+      wholeCall: true,
+      call,
+    },
+  );
+}
+
+/** Every input of a chunk whose call failed as a whole. */
+export function failedChunk<T>(chunk: Chunk<T>, error: unknown, call: CallInfo): ItemResult[] {
+  const apiError = error instanceof ApiError ? error : transportError(String(error));
+  return chunk.items.map((_, i) => ({ index: chunk.offset + i, status: 'failed' as const, error: apiError, wholeCall: true, call }));
+}
+
+/** Every input of a chunk that never went out because an earlier chunk failed as a whole. */
+export function skippedChunk<T>(chunk: Chunk<T>, error: unknown): ItemResult[] {
+  const cause = error instanceof ApiError ? error : transportError(String(error));
+  const reason = new ApiError({
+    ...cause.toJSON(),
+    message: `Not attempted: an earlier call failed as a whole (${cause.code}: ${cause.message})`,
+  });
+  return chunk.items.map((_, i) => ({ index: chunk.offset + i, status: 'not_attempted' as const, error: reason }));
+}
+
+export function summarize(results: ItemResult[], error?: unknown): BulkOutcome {
+  let sent = 0;
+  let failed = 0;
+  let notAttempted = 0;
+  for (const r of results) {
+    if (r.status === 'sent') sent += 1;
+    else if (r.status === 'failed') failed += 1;
+    else notAttempted += 1;
+  }
+  return { results, sent, failed, notAttempted, error: error === undefined ? undefined : error instanceof ApiError ? error : transportError(String(error)) };
+}

@@ -1,0 +1,133 @@
+import { budgetFor } from '../core.ts';
+import type { ClientCore } from '../core.ts';
+import { ApiError, inputError, transportError } from '../errors.ts';
+import { Paginator, pageSizeFor } from '../pagination.ts';
+import type { ContactInput, ImportChunk, ImportOutcome, ImportRowError, ImportWaitOutcome, Job, ListPage, RequestOptions, WaitResult } from '../types.ts';
+import type { WaitOptions } from '../job-waiter.ts';
+import type { Jobs } from './jobs.ts';
+import { runChunkedWrite } from './operation.ts';
+
+export const MAX_IMPORT_CONTACTS = 1000; // spec §8
+
+export interface ListOptions {
+  /** Page size (1..100). When walking everything, 100 (the cap) is used unless given. */
+  limit?: number;
+  /** A `next_cursor` from an earlier page, handed back as `starting_after`, as is. */
+  startingAfter?: string;
+  signal?: AbortSignal;
+}
+
+function asApiError(error: unknown): ApiError {
+  return error instanceof ApiError ? error : transportError(String(error));
+}
+
+export class Contacts {
+  private readonly core: ClientCore;
+  private readonly jobs: Jobs;
+  constructor(core: ClientCore, jobs: Jobs) {
+    this.core = core;
+    this.jobs = jobs;
+  }
+
+  /** Queues jobs of ≤1000 contacts (`POST /contacts/bulk`, 202). Nothing is created until a job runs. */
+  async import(contacts: readonly ContactInput[], options?: RequestOptions): Promise<ImportOutcome> {
+    const { results, error } = await runChunkedWrite<ContactInput, ImportChunk>(
+      this.core,
+      contacts,
+      MAX_IMPORT_CONTACTS,
+      'contacts',
+      options,
+      async (call) => {
+        const response = await this.core.sender.send<{ data?: Job }>({
+          method: 'POST',
+          path: '/contacts/bulk',
+          body: { contacts: call.items },
+          idempotencyKey: call.idempotencyKey,
+          signal: call.signal,
+          budget: call.budget,
+        });
+        const job = response.data?.data;
+        if (!job || typeof job.id !== 'string') throw transportError('The answer to POST /contacts/bulk had no job.', response.status, response.requestId);
+        return {
+          chunk: call.chunk,
+          offset: call.offset,
+          count: call.items.length,
+          status: 'queued',
+          job,
+          call: { chunk: call.chunk, idempotencyKey: call.idempotencyKey, requestId: response.requestId, replayed: response.replayed },
+        };
+      },
+      (call, err) => ({ chunk: call.chunk, offset: call.offset, count: call.items.length, status: 'failed', error: asApiError(err), call: { chunk: call.chunk, idempotencyKey: call.idempotencyKey, replayed: false } }),
+      (call, err) => ({ chunk: call.chunk, offset: call.offset, count: call.items.length, status: 'not_attempted', error: asApiError(err) }),
+    );
+    return { chunks: results, error: error === undefined ? undefined : asApiError(error) };
+  }
+
+  /**
+   * Imports and waits for every queued job within one overall timeout; per-row errors are mapped to the
+   * caller's indexes through each job's chunk offset.
+   */
+  async importAndWait(contacts: readonly ContactInput[], options: RequestOptions & Omit<WaitOptions, 'signal'>): Promise<ImportWaitOutcome> {
+    if (!options || !Number.isFinite(options.timeoutMs)) throw inputError('Waiting for an import needs a timeout in ms (timeoutMs).', 'timeoutMs');
+    const deadline = this.core.runtime.now() + options.timeoutMs;
+    const outcome = await this.import(contacts, options);
+    const waits: ImportWaitOutcome['waits'] = [];
+    for (const c of outcome.chunks) {
+      if (c.status !== 'queued') continue;
+      const timeoutMs = Math.max(0, deadline - this.core.runtime.now());
+      const result: WaitResult = await this.jobs.wait(c.job.id, { ...options, timeoutMs });
+      waits.push({ chunk: c.chunk, offset: c.offset, result });
+    }
+    return { ...outcome, waits, rowErrors: rowErrorsOf(waits), totals: totalsOf(contacts.length, outcome.chunks, waits) };
+  }
+
+  /** One page of `GET /contacts`. */
+  async listPage(options?: ListOptions): Promise<ListPage<Record<string, unknown>>> {
+    const limit = options?.limit;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 100)) throw inputError('limit must be a whole number from 1 to 100.', 'limit');
+    const response = await this.core.sender.send<ListPage<Record<string, unknown>>>({
+      method: 'GET',
+      path: '/contacts',
+      query: { limit, starting_after: options?.startingAfter },
+      signal: options?.signal,
+      budget: budgetFor(this.core),
+    });
+    const page = response.data;
+    if (!Array.isArray(page?.data) || typeof page.meta?.has_more !== 'boolean') {
+      throw transportError('The answer to GET /contacts was not a list page (data + meta.has_more).', response.status, response.requestId);
+    }
+    return page;
+  }
+
+  /** Every contact from the cursor on, page by page (`for await`, `.pages()`, `.toArray({ max })`). */
+  list(options?: ListOptions): Paginator<Record<string, unknown>> {
+    const limit = pageSizeFor(options?.limit);
+    return new Paginator((cursor) => this.listPage({ limit, startingAfter: cursor, signal: options?.signal }), options?.startingAfter);
+  }
+}
+
+function rowErrorsOf(waits: ImportWaitOutcome['waits']): ImportRowError[] {
+  const rowErrors: ImportRowError[] = [];
+  for (const { chunk, offset, result } of waits) {
+    const job = result.job;
+    if (!job) continue;
+    for (const error of Array.isArray(job.errors) ? job.errors : []) {
+      const rowIndex = (error as { index?: unknown })?.index;
+      rowErrors.push({ index: typeof rowIndex === 'number' ? offset + rowIndex : undefined, jobId: job.id, chunk, error });
+    }
+  }
+  return rowErrors;
+}
+
+function totalsOf(contacts: number, chunks: ImportChunk[], waits: ImportWaitOutcome['waits']): ImportWaitOutcome['totals'] {
+  let processed = 0;
+  let failed = 0;
+  let completedJobs = 0;
+  for (const { result } of waits) {
+    processed += result.job?.processed ?? 0;
+    failed += result.job?.failed ?? 0;
+    if (result.status === 'completed') completedJobs += 1;
+  }
+  const queued = chunks.filter((c) => c.status === 'queued').reduce((n, c) => n + c.count, 0);
+  return { contacts, queued, processed, failed, jobs: waits.length, completedJobs, unfinishedJobs: waits.length - completedJobs };
+}

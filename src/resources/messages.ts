@@ -1,0 +1,93 @@
+import { budgetFor } from '../core.ts';
+import type { ClientCore } from '../core.ts';
+import { inputError } from '../errors.ts';
+import type { BulkOutcome, CallInfo, ItemResult, MessageElement, RequestOptions, SendMessageInput } from '../types.ts';
+import { failedChunk, mapRows, skippedChunk, summarize } from './batch-rows.ts';
+import { runChunkedWrite } from './operation.ts';
+import { unwrap } from './unwrap.ts';
+import type { ChunkCall } from './operation.ts';
+
+export const MAX_BATCH_MESSAGES = 500; // spec §8
+export const MAX_RECIPIENTS = 100; // spec §8
+
+function callInfo<T>(call: ChunkCall<T>, requestId?: string, replayed = false): CallInfo {
+  return { chunk: call.chunk, idempotencyKey: call.idempotencyKey, requestId, replayed };
+}
+
+export class Messages {
+  private readonly core: ClientCore;
+  constructor(core: ClientCore) {
+    this.core = core;
+  }
+
+  /**
+   * Sends any number of independent messages in calls of ≤500 (`POST /messages/batch`). Each element
+   * is checked by the service on its own; every input comes back as one result at its own index.
+   */
+  async sendBatch(messages: readonly MessageElement[], options?: RequestOptions): Promise<BulkOutcome> {
+    const { results, error } = await runChunkedWrite(
+      this.core,
+      messages,
+      MAX_BATCH_MESSAGES,
+      'messages',
+      options,
+      async (call) => {
+        const response = await this.core.sender.send<unknown>({
+          method: 'POST',
+          path: '/messages/batch',
+          body: { messages: call.items },
+          idempotencyKey: call.idempotencyKey,
+          signal: call.signal,
+          budget: call.budget,
+        });
+        return mapRows(call, response.data, callInfo(call, response.requestId, response.replayed));
+      },
+      (call, err) => failedChunk(call, err, callInfo(call)),
+      (call, err) => skippedChunk(call, err),
+    );
+    return summarize(results.flat(), error);
+  }
+
+  /**
+   * Sends one message to any number of recipients in calls of ≤100 (`POST /messages`). Results are one
+   * per recipient, at the recipient's index in `message.to`.
+   */
+  async send(message: SendMessageInput, options?: RequestOptions): Promise<BulkOutcome> {
+    if (!message || typeof message !== 'object') throw inputError('The message must be an object.', 'message');
+    if (!Array.isArray(message.to) || message.to.length === 0) throw inputError('The message needs at least one recipient in `to`.', 'to');
+    const { to, ...rest } = message;
+    const { results, error } = await runChunkedWrite(
+      this.core,
+      to,
+      MAX_RECIPIENTS,
+      'to',
+      options,
+      async (call) => {
+        const response = await this.core.sender.send<unknown>({
+          method: 'POST',
+          path: '/messages',
+          body: { ...rest, to: call.items },
+          idempotencyKey: call.idempotencyKey,
+          signal: call.signal,
+          budget: call.budget,
+        });
+        return mapRows(call, response.data, callInfo(call, response.requestId, response.replayed));
+      },
+      (call, err) => failedChunk(call, err, callInfo(call)),
+      (call, err) => skippedChunk(call, err),
+    );
+    return summarize(results.flat() as ItemResult[], error);
+  }
+
+  /** Reads a delivery row (`msg_…`). Its fields are not shown in the spec: returned as sent. */
+  async get(id: string, options?: { signal?: AbortSignal }): Promise<Record<string, unknown>> {
+    if (typeof id !== 'string' || !id.trim()) throw inputError('A message id is required.', 'id');
+    const response = await this.core.sender.send<{ data?: Record<string, unknown> }>({
+      method: 'GET',
+      path: `/messages/${encodeURIComponent(id.trim())}`,
+      signal: options?.signal,
+      budget: budgetFor(this.core),
+    });
+    return unwrap(response.data);
+  }
+}

@@ -1,0 +1,43 @@
+import { budgetFor } from '../core.ts';
+import type { ClientCore } from '../core.ts';
+import { chunk, runChunks } from '../chunking.ts';
+import type { Chunk } from '../chunking.ts';
+import { inputError } from '../errors.ts';
+import { chunkIdempotencyKey, validateIdempotencyKey } from '../idempotency.ts';
+import type { WaitBudget } from '../rate-limiter.ts';
+import type { RequestOptions } from '../types.ts';
+
+export interface ChunkCall<T> extends Chunk<T> {
+  idempotencyKey: string;
+  budget: WaitBudget;
+  signal?: AbortSignal;
+}
+
+/**
+ * The frame of every chunked write: validate the input list and the caller's key, split into chunks
+ * each with its own Idempotency-Key (generated once, before the first attempt, and reused on every
+ * retry), share one wait budget, and run the chunks with bounded concurrency.
+ */
+export async function runChunkedWrite<T, R>(
+  core: ClientCore,
+  items: readonly T[],
+  size: number,
+  what: string,
+  options: RequestOptions | undefined,
+  work: (call: ChunkCall<T>) => Promise<R>,
+  failed: (call: ChunkCall<T>, error: unknown) => R,
+  skipped: (call: ChunkCall<T>, error: unknown) => R,
+): Promise<{ results: R[]; error?: unknown }> {
+  if (!Array.isArray(items)) throw inputError(`${what} must be a list.`, what);
+  const base = options?.idempotencyKey === undefined ? core.newIdempotencyKey() : validateIdempotencyKey(options.idempotencyKey);
+  const budget = budgetFor(core);
+  const chunks = chunk(items, size);
+  const calls: ChunkCall<T>[] = chunks.map((c) => ({ ...c, idempotencyKey: chunkIdempotencyKey(base, c.chunk, chunks.length), budget, signal: options?.signal }));
+  return runChunks(
+    calls,
+    core.concurrency,
+    (c) => work(c as ChunkCall<T>),
+    (c, error) => failed(c as ChunkCall<T>, error),
+    (c, error) => skipped(c as ChunkCall<T>, error),
+  );
+}

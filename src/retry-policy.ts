@@ -1,0 +1,75 @@
+import type { ApiError } from './errors.ts';
+
+/**
+ * What to do after a failed attempt, decided by `code` (spec §7), never by status alone.
+ * - 429 rate_limit_exceeded: not processed; wait Retry-After, then retry (outside the retry count).
+ * - 500 internal_error: retry once, same Idempotency-Key.
+ * - 409 idempotency_request_in_progress: retry with the same key after a backoff.
+ * - transport errors: retry reads always; writes only when they carry an Idempotency-Key.
+ * - everything else (401/402/403/404/405/409 reused/422/400): never retry.
+ */
+export type RetryDecision = { kind: 'rate_limit'; waitSeconds: number } | { kind: 'backoff' } | { kind: 'stop' };
+
+export interface RetryState {
+  /** Transient retries made so far for this request. */
+  retries: number;
+  /** 500s seen so far for this request. */
+  internalErrors: number;
+  /** 429s seen so far for this request (they do not count as retries). */
+  rateLimited: number;
+}
+
+export interface RetryOptions {
+  /** Transient retries per request (5xx, 409 in progress, network). Default 4. */
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryOptions = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 8000 };
+
+export function decideRetry(error: ApiError, state: RetryState, options: RetryOptions, idempotent: boolean): RetryDecision {
+  switch (error.code) {
+    case 'rate_limit_exceeded':
+      return { kind: 'rate_limit', waitSeconds: error.retryAfter ?? 1 };
+    case 'internal_error':
+      return state.internalErrors <= 1 && state.retries < options.maxRetries ? { kind: 'backoff' } : { kind: 'stop' };
+    case 'idempotency_request_in_progress':
+      return state.retries < options.maxRetries ? { kind: 'backoff' } : { kind: 'stop' };
+    case 'transport_error':
+      return idempotent && state.retries < options.maxRetries ? { kind: 'backoff' } : { kind: 'stop' };
+    default:
+      return { kind: 'stop' };
+  }
+}
+
+/** Exponential backoff with "equal jitter": half fixed, half random, so retries spread but never collapse to 0. */
+export function backoffDelay(retry: number, options: RetryOptions, random: () => number): number {
+  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** retry);
+  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+/**
+ * A token bucket over retries (AWS smithy's standard mode): each retry spends tokens, each success
+ * refunds one, so a prolonged outage stops retrying instead of turning into a retry storm.
+ */
+export class RetryBudget {
+  private tokens: number;
+  private readonly capacity: number;
+  constructor(capacity = 500) {
+    this.capacity = capacity;
+    this.tokens = capacity;
+  }
+
+  /** Spends the cost of a retry; false when the budget is exhausted. */
+  trySpend(transport: boolean): boolean {
+    const cost = transport ? 10 : 5;
+    if (this.tokens < cost) return false;
+    this.tokens -= cost;
+    return true;
+  }
+
+  refund(): void {
+    this.tokens = Math.min(this.capacity, this.tokens + 1);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Everything with a side effect is injected: the layer ships inside the n8n package, whose scanner
+ * forbids timers, process, globalThis and any network import. Adapters provide these.
+ */
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  /** Raw body text; parsed by the layer so a non-JSON answer becomes a typed error, not a crash. */
+  body: string;
+}
+
+/** Sends one request. Rejects only when no complete answer arrived (reset, timeout, DNS, severed body). */
+export type Transport = (request: HttpRequest) => Promise<HttpResponse>;
+
+export interface Runtime {
+  transport: Transport;
+  /** Resolves after `ms`; rejects when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+  /** Uniform in [0, 1). */
+  random(): number;
+}
