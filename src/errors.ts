@@ -113,3 +113,15 @@ const REMEDIES: Record<string, string> = {
 export function remedyFor(code: string): string {
   return REMEDIES[code] ?? 'See the error reference for this code.';
 }
+
+/**
+ * One line for a person: what failed (code), the service's words, what to do, and where (an item or
+ * row, given by the adapter). Used by the n8n node and the action alike.
+ */
+export function describeError(error: ApiError, where?: string): string {
+  const parts = [`${error.code}: ${error.message.replace(/[.\s]+$/, '')}.`, error.remedy];
+  if (error.param && !error.message.includes(error.param)) parts.push(`(field: ${error.param})`);
+  if (error.requestId) parts.push(`[request ${error.requestId}]`);
+  if (where) parts.push(`— ${where}`);
+  return parts.join(' ');
+}

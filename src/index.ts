@@ -1,6 +1,6 @@
 export { MessagingClient } from './client.ts';
 export type { ClientOptions } from './client.ts';
-export { ApiError, remedyFor } from './errors.ts';
+export { ApiError, describeError, remedyFor } from './errors.ts';
 export type { ApiErrorFields, ServiceErrorBody } from './errors.ts';
 export type { HttpRequest, HttpResponse, Runtime, Transport } from './runtime.ts';
 export type * from './types.ts';

@@ -120,7 +120,11 @@ export type WaitResult =
   | { status: 'aborted'; job?: Job };
 
 export interface RequestOptions {
-  /** Caller-supplied key (≤255 chars). For chunked calls each chunk gets `<key>:chunk-<n>`. */
-  idempotencyKey?: string;
+  /**
+   * Caller-supplied key (≤255 chars); for chunked calls each chunk gets `<key>:chunk-<n>`. Or a function
+   * giving each chunk its own key (e.g. derived from the chunk's payload, so a retry of an unchanged
+   * chunk replays even when another chunk changed). Default: a random key per logical write.
+   */
+  idempotencyKey?: string | ((chunk: { chunk: number; offset: number; items: readonly unknown[]; chunks: number }) => string);
   signal?: AbortSignal;
 }

@@ -29,10 +29,14 @@ export async function runChunkedWrite<T, R>(
   skipped: (call: ChunkCall<T>, error: unknown) => R,
 ): Promise<{ results: R[]; error?: unknown }> {
   if (!Array.isArray(items)) throw inputError(`${what} must be a list.`, what);
-  const base = options?.idempotencyKey === undefined ? core.newIdempotencyKey() : validateIdempotencyKey(options.idempotencyKey);
-  const budget = budgetFor(core);
   const chunks = chunk(items, size);
-  const calls: ChunkCall<T>[] = chunks.map((c) => ({ ...c, idempotencyKey: chunkIdempotencyKey(base, c.chunk, chunks.length), budget, signal: options?.signal }));
+  const given = options?.idempotencyKey;
+  const keyOf =
+    typeof given === 'function'
+      ? (c: Chunk<T>) => validateIdempotencyKey(given({ chunk: c.chunk, offset: c.offset, items: c.items, chunks: chunks.length }))
+      : ((base: string) => (c: Chunk<T>) => chunkIdempotencyKey(base, c.chunk, chunks.length))(given === undefined ? core.newIdempotencyKey() : validateIdempotencyKey(given));
+  const budget = budgetFor(core);
+  const calls: ChunkCall<T>[] = chunks.map((c) => ({ ...c, idempotencyKey: keyOf(c), budget, signal: options?.signal }));
   return runChunks(
     calls,
     core.concurrency,
