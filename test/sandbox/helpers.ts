@@ -1,0 +1,72 @@
+/** Shared helpers for the sandbox conformance suite: real HTTP through undici. */
+import { request } from 'undici';
+import { start } from '../../sandbox/server.ts';
+import type { Sandbox, SandboxConfigInput } from '../../sandbox/server.ts';
+
+export const OK = 'sk_test_demo_ok';
+
+export interface Res {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  text: string;
+}
+
+export async function boot(config?: SandboxConfigInput): Promise<Sandbox> {
+  return start({ port: 0, config });
+}
+
+export async function call(
+  sb: Sandbox,
+  method: string,
+  path: string,
+  opts: { key?: string | null; body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; idem?: string } = {},
+): Promise<Res> {
+  const headers: Record<string, string> = {};
+  const key = opts.key === undefined ? OK : opts.key;
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  let payload: string | Buffer | undefined;
+  if (opts.raw !== undefined) payload = opts.raw;
+  else if (opts.body !== undefined) {
+    payload = JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+  }
+  if (opts.idem !== undefined) headers['idempotency-key'] = opts.idem;
+  Object.assign(headers, opts.headers ?? {});
+  const url = path.startsWith('/__sandbox') || path.startsWith('http') ? (path.startsWith('http') ? path : sb.origin + path) : sb.url + path;
+  const r = await request(url, { method: method as any, headers, body: payload });
+  const text = await r.body.text();
+  let body: any = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: r.statusCode, headers: r.headers as Res['headers'], body, text };
+}
+
+/** Asserts the error envelope with an exact status, code and (when given) param. */
+export function expectError(r: Res, status: number, code: string, param?: string | null, type?: string): void {
+  expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status, code });
+  expect(typeof r.body.error.message).toBe('string');
+  expect(r.body.error.doc_url).toBe(`https://docs.example.com/errors#${code}`);
+  expect(r.headers['x-request-id']).toMatch(/^req_[A-Za-z0-9]+$/);
+  expect(r.headers['content-type']).toBe('application/json');
+  if (param === null) expect(r.body.error).not.toHaveProperty('param');
+  else if (param !== undefined) expect(r.body.error.param).toBe(param);
+  if (type !== undefined) expect(r.body.error.type).toBe(type);
+}
+
+export const wa = (to = '+4915112345678', body = 'hello'): Record<string, unknown> => ({ channel: 'whatsapp', to, body });
+export const em = (to = 'ana@example.com', body = '<p>hi</p>', subject = 'Hi'): Record<string, unknown> => ({ channel: 'email', to, subject, body });
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+export async function ledger(sb: Sandbox): Promise<any> {
+  return (await call(sb, 'GET', '/__sandbox/ledger', { key: null })).body;
+}
+export async function summary(sb: Sandbox): Promise<any> {
+  return (await call(sb, 'GET', '/__sandbox/ledger/summary', { key: null })).body;
+}
