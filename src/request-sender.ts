@@ -45,8 +45,9 @@ export interface SenderOptions {
 /** A storm of 429s with Retry-After 0 must not spin forever. */
 const MAX_RATE_LIMITED_ATTEMPTS = 100;
 
-function isAbort(error: unknown, signal?: AbortSignal): boolean {
-  return Boolean(signal?.aborted) || (error instanceof Error && error.name === 'AbortError');
+/** Only the caller's signal means "cancelled"; a transport's own timeout is a transport error, retried. */
+function isAbort(signal?: AbortSignal): boolean {
+  return Boolean(signal?.aborted);
 }
 
 function abortedError(): ApiError {
@@ -123,7 +124,7 @@ export class RequestSender {
       try {
         await limiter.acquire(runtime, request.budget, request.signal, onWait);
       } catch (error) {
-        throw isAbort(error, request.signal) ? abortedError() : error;
+        throw isAbort(request.signal) ? abortedError() : error;
       }
       const sentAt = runtime.now();
       let response: HttpResponse | undefined;
@@ -132,7 +133,7 @@ export class RequestSender {
         response = await runtime.transport({ method: request.method, url: this.url(request.path, request.query), headers: this.headers(request), body, signal: request.signal });
       } catch (error) {
         limiter.settle(undefined, sentAt, runtime.now());
-        if (isAbort(error, request.signal)) throw abortedError();
+        if (isAbort(request.signal)) throw abortedError();
         const reason = error instanceof Error ? error.message : String(error);
         failure = transportError(`No answer from the service for ${request.method} ${request.path}: ${this.redact(reason)}`);
       }
@@ -174,7 +175,7 @@ export class RequestSender {
       try {
         await runtime.sleep(delayMs, request.signal);
       } catch (error) {
-        throw isAbort(error, request.signal) ? abortedError() : error;
+        throw isAbort(request.signal) ? abortedError() : error;
       }
     }
   }
