@@ -70,3 +70,13 @@ export async function ledger(sb: Sandbox): Promise<any> {
 export async function summary(sb: Sandbox): Promise<any> {
   return (await call(sb, 'GET', '/__sandbox/ledger/summary', { key: null })).body;
 }
+
+/** Waits until the current rate-limit window has at least `margin` seconds left (avoids boundary flakes). */
+export async function freshWindow(windowSeconds: number, margin = 1): Promise<void> {
+  const now = Date.now() / 1000;
+  const left = (Math.floor(now / windowSeconds) + 1) * windowSeconds - now;
+  if (left < margin) await sleep(left * 1000 + 20);
+}
+
+export const many = (n: number, f: (i: number) => Record<string, unknown>): Record<string, unknown>[] => Array.from({ length: n }, (_, i) => f(i));
+export const phone = (i: number): string => `+49151${String(1000000 + i)}`;

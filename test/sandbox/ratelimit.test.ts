@@ -1,0 +1,110 @@
+/** §8 per-key fixed-window rate limit and its headers. */
+import type { Sandbox } from '../../sandbox/server.ts';
+import { boot, call, expectError, freshWindow, many, phone, sleep, summary, wa } from './helpers.ts';
+
+const W = 2;
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await boot({ window_seconds: W, accounts: [{ id: 'acc_rate_limited', rate_limit: 3 }] });
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(() => sb.control.reset());
+
+const RL = 'sk_test_demo_rate_limited';
+
+test('§8 headers on every response: Limit, Remaining counting down, Reset = end of the aligned window', async () => {
+  await freshWindow(W);
+  const r1 = await call(sb, 'GET', '/account', { key: RL });
+  const expectedReset = (Math.floor(Date.now() / 1000 / W) + 1) * W;
+  expect(r1.headers['x-ratelimit-limit']).toBe('3');
+  expect(r1.headers['x-ratelimit-remaining']).toBe('2');
+  expect(Number(r1.headers['x-ratelimit-reset'])).toBe(expectedReset);
+  expect(r1.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
+  const r2 = await call(sb, 'GET', '/contacts', { key: RL });
+  expect(r2.headers['x-ratelimit-remaining']).toBe('1');
+  const r3 = await call(sb, 'GET', '/jobs/job_x', { key: RL });
+  expect(r3.status).toBe(404);
+  expect(r3.headers['x-ratelimit-remaining']).toBe('0');
+  expect(r3.headers['retry-after']).toBeUndefined();
+});
+
+test('§8 over the ceiling → 429 rate_limit_exceeded with Retry-After; nothing processed; next window works', async () => {
+  await freshWindow(W);
+  for (let i = 0; i < 3; i++) expect((await call(sb, 'GET', '/account', { key: RL })).status).toBe(200);
+  const before = (await summary(sb)).messages;
+  const r = await call(sb, 'POST', '/messages/batch', { key: RL, body: { messages: [wa()] } });
+  expectError(r, 429, 'rate_limit_exceeded', null, 'rate_limit_error');
+  const reset = Number(r.headers['x-ratelimit-reset']);
+  const retry = Number(r.headers['retry-after']);
+  expect(retry).toBeGreaterThanOrEqual(1);
+  expect(retry).toBeLessThanOrEqual(W);
+  const c = Math.max(1, Math.ceil(reset - Date.now() / 1000));
+  expect([c, c + 1]).toContain(retry);
+  expect(r.headers['x-ratelimit-remaining']).toBe('0');
+  expect((await summary(sb)).messages).toBe(before);
+  await sleep(retry * 1000 + 50);
+  const after = await call(sb, 'POST', '/messages/batch', { key: RL, body: { messages: [wa()] } });
+  expect(after.status).toBe(200);
+  expect(after.headers['x-ratelimit-remaining']).toBe('2');
+});
+
+test('§8 a batch counts once against the rate limit (500 elements = one call)', async () => {
+  await freshWindow(W);
+  const r = await call(sb, 'POST', '/messages/batch', { key: RL, body: { messages: many(500, (i) => wa(phone(i))) } });
+  expect(r.status).toBe(200);
+  expect(r.headers['x-ratelimit-remaining']).toBe('2');
+  const m = await call(sb, 'POST', '/messages', { key: RL, body: { channel: 'whatsapp', to: [phone(1), phone(2), phone(3)], body: 'x' } });
+  expect(m.headers['x-ratelimit-remaining']).toBe('1');
+});
+
+test('§8 the limit is per key: another key of another account has its own window', async () => {
+  await freshWindow(W);
+  for (let i = 0; i < 3; i++) await call(sb, 'GET', '/account', { key: RL });
+  expect((await call(sb, 'GET', '/account', { key: RL })).status).toBe(429);
+  const other = await call(sb, 'GET', '/account');
+  expect(other.status).toBe(200);
+  expect(other.headers['x-ratelimit-limit']).toBe('600');
+});
+
+test('§8 the limit is per key even within one account', async () => {
+  const s2 = await boot({
+    window_seconds: W,
+    accounts: [{ id: 'acc_two', rate_limit: 1, credits: 10 }],
+    keys: [
+      { key: 'sk_two_a', account: 'acc_two', scopes: [], label: 'a' },
+      { key: 'sk_two_b', account: 'acc_two', scopes: [], label: 'b' },
+    ],
+  });
+  try {
+    await freshWindow(W);
+    expect((await call(s2, 'GET', '/account', { key: 'sk_two_a' })).status).toBe(200);
+    expect((await call(s2, 'GET', '/account', { key: 'sk_two_a' })).status).toBe(429);
+    expect((await call(s2, 'GET', '/account', { key: 'sk_two_b' })).status).toBe(200);
+  } finally {
+    await s2.close();
+  }
+});
+
+test('§8 errors after authentication count too and carry the headers; 401s do not count', async () => {
+  await freshWindow(W);
+  const e = await call(sb, 'POST', '/messages/batch', { key: RL, body: { messages: [] } });
+  expect(e.status).toBe(422);
+  expect(e.headers['x-ratelimit-remaining']).toBe('2');
+  await call(sb, 'GET', '/account', { key: 'sk_test_unknown' });
+  expect((await call(sb, 'GET', '/account', { key: RL })).headers['x-ratelimit-remaining']).toBe('1');
+});
+
+test('§8 the default window is 60 s aligned to the minute', async () => {
+  const s2 = await boot();
+  try {
+    const r = await call(s2, 'GET', '/account');
+    const reset = Number(r.headers['x-ratelimit-reset']);
+    expect(reset % 60).toBe(0);
+    expect(reset - Date.now() / 1000).toBeLessThanOrEqual(60);
+    expect(reset - Date.now() / 1000).toBeGreaterThan(0);
+  } finally {
+    await s2.close();
+  }
+});
