@@ -1,0 +1,56 @@
+import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The service's API key (sent only as `Authorization: Bearer …`, spec §5) and its base URL (ending in
+ * `/v1`, spec §9). n8n adds the header through `authenticate`; the node never reads the key for a request.
+ */
+export class MessagingServiceApi implements ICredentialType {
+	name = 'messagingServiceApi';
+
+	displayName = 'Messaging Service API';
+
+	icon: Icon = {
+		light: 'file:../nodes/MessagingService/messagingService.svg',
+		dark: 'file:../nodes/MessagingService/messagingService.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/relay-messaging/n8n-nodes-messaging-service#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The API key from the service dashboard. Its scopes are fixed when it is issued.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com/v1',
+			description: 'Address of the API, ending in /v1 (https; http only for a local sandbox on 127.0.0.1)',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl}}',
+			url: '/account',
+			method: 'GET',
+		},
+	};
+}

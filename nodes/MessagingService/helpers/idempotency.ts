@@ -1,0 +1,40 @@
+/**
+ * Idempotency keys of the node. Default: deterministic per chunk, from the execution id, the node id,
+ * the run index, the operation, the item (for per-item writes), the chunk index and the chunk's payload.
+ * "Retry On Fail" re-runs the node inside the same execution and run, so every chunk gets the key it had
+ * before and the service answers from its idempotency store instead of sending twice. A chunk whose
+ * content changed gets a new key (never `idempotency_key_reused`).
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { deriveIdempotencyKey } from '../../../src/index.ts';
+import type { RequestOptions } from '../../../src/index.ts';
+
+export type KeyOption = RequestOptions['idempotencyKey'];
+
+function runIndexOf(ctx: IExecuteFunctions): number {
+	const proxy = ctx.getWorkflowDataProxy(0) as { $runIndex?: unknown };
+	return typeof proxy.$runIndex === 'number' ? proxy.$runIndex : 0;
+}
+
+/**
+ * @param userKey the "Idempotency Key" field: when set, it is the base key (chunks get `:chunk-N`).
+ * @param payloadContext what belongs to every chunk's payload besides its items (e.g. the message of
+ *   a multi-recipient send).
+ */
+export function idempotencyKeyFor(
+	ctx: IExecuteFunctions,
+	operation: string,
+	userKey: string,
+	itemIndex?: number,
+	payloadContext?: unknown,
+): KeyOption {
+	const given = userKey.trim();
+	if (given) return given;
+	const executionId = ctx.getExecutionId();
+	// Without an execution id there is nothing stable to derive from: a random key per write.
+	if (!executionId) return undefined;
+	const nodeId = ctx.getNode().id ?? ctx.getNode().name;
+	const runIndex = runIndexOf(ctx);
+	return ({ chunk, items }) =>
+		deriveIdempotencyKey('n8n', [executionId, nodeId, runIndex, operation, itemIndex ?? '-', chunk], { context: payloadContext ?? null, items });
+}

@@ -1,0 +1,47 @@
+/** Options shared by the operations' "Options" collections. */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+export const DEFAULT_MAX_WAIT_SECONDS = 300;
+
+export const maxWaitOption: INodeProperties = {
+	displayName: 'Max Rate-Limit Wait (Seconds)',
+	name: 'maxWaitSeconds',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: DEFAULT_MAX_WAIT_SECONDS,
+	description:
+		'Longest time the node may wait in all for rate-limit windows and Retry-After answers before it gives up. The node paces itself by the rate-limit headers and retries after a 429 within this bound.',
+};
+
+export const idempotencyKeyField: INodeProperties = {
+	displayName: 'Idempotency Key',
+	name: 'idempotencyKey',
+	type: 'string',
+	default: '',
+	description:
+		'Key that makes a repeated call return the first answer instead of sending again (at most 255 visible ASCII characters; each chunk adds ":chunk-N"). Leave empty for a key derived from the execution, the node, the run and the content, so Retry On Fail and re-runs never send twice.',
+};
+
+/** The operation's "Options" collection with the given extra options, sorted by display name. */
+export function optionsCollection(resource: string, operation: string, extra: INodeProperties[] = []): INodeProperties {
+	const options = [...extra, maxWaitOption].sort((a, b) => a.displayName.localeCompare(b.displayName));
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { resource: [resource], operation: [operation] } },
+		options,
+	};
+}
+
+export function maxWaitMs(ctx: IExecuteFunctions): number {
+	const seconds = ctx.getNodeParameter('options.maxWaitSeconds', 0, DEFAULT_MAX_WAIT_SECONDS) as number;
+	return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_MAX_WAIT_SECONDS * 1000;
+}
+
+export function userIdempotencyKey(ctx: IExecuteFunctions, itemIndex: number): string {
+	const value = ctx.getNodeParameter('options.idempotencyKey', itemIndex, '') as unknown;
+	return typeof value === 'string' ? value : String(value ?? '');
+}

@@ -1,0 +1,194 @@
+/**
+ * Contact → Import: every input item becomes one contact; the contacts go out as background jobs of ≤1000
+ * (`POST /contacts/bulk`). With "Wait for Completion" the node polls the jobs (within the timeout) and
+ * returns one summary item with totals and per-row errors mapped back to the input item's index;
+ * without it, one item per queued job.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
+import { ApiError } from '../../../../src/index.ts';
+import type { ContactInput, ImportOutcome, ImportWaitOutcome, MessagingClient } from '../../../../src/index.ts';
+import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
+import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
+import { cancelSignal, requiredString } from '../../helpers/items.ts';
+import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
+
+const show = { show: { resource: ['contact'], operation: ['import'] } };
+const showDefined = { show: { resource: ['contact'], operation: ['import'], mapping: ['defineBelow'] } };
+
+export const DEFAULT_IMPORT_TIMEOUT_SECONDS = 300;
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Mapping',
+		name: 'mapping',
+		type: 'options',
+		options: [
+			{
+				name: 'Map Automatically',
+				value: 'autoMapInputData',
+				description: 'Each item’s fields are the contact (first_name, email, whatsapp and the account’s attribute keys)',
+			},
+			{
+				name: 'Define Below',
+				value: 'defineBelow',
+				description: 'Set the contact fields with expressions',
+			},
+		],
+		default: 'autoMapInputData',
+		displayOptions: show,
+		description: 'How input items become contacts. To import a CSV file, turn it into items first with "Extract From File".',
+	},
+	{
+		displayName: 'First Name',
+		name: 'firstName',
+		type: 'string',
+		default: '',
+		displayOptions: showDefined,
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		displayOptions: showDefined,
+	},
+	{
+		displayName: 'WhatsApp Number',
+		name: 'whatsapp',
+		type: 'string',
+		placeholder: '+4915123456789',
+		default: '',
+		displayOptions: showDefined,
+		description: 'Phone number in international format',
+	},
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: true,
+		displayOptions: show,
+		description: 'Whether to poll the import jobs until they finish and return totals and per-row errors; otherwise the queued jobs are returned at once',
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'waitTimeoutSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: DEFAULT_IMPORT_TIMEOUT_SECONDS,
+		displayOptions: { show: { resource: ['contact'], operation: ['import'], waitForCompletion: [true] } },
+		description: 'How long to wait for all jobs in all. Jobs still running then keep running on the service.',
+	},
+	optionsCollection('contact', 'import', [idempotencyKeyField]),
+];
+
+function contactOf(ctx: IExecuteFunctions, items: INodeExecutionData[], itemIndex: number): ContactInput {
+	const mapping = ctx.getNodeParameter('mapping', itemIndex, 'autoMapInputData') as string;
+	if (mapping === 'autoMapInputData') return { ...(items[itemIndex]!.json as ContactInput) };
+	const contact: ContactInput = {};
+	const firstName = requiredString(ctx, 'firstName', itemIndex);
+	const email = requiredString(ctx, 'email', itemIndex);
+	const whatsapp = requiredString(ctx, 'whatsapp', itemIndex);
+	if (firstName) contact.first_name = firstName;
+	if (email) contact.email = email;
+	if (whatsapp) contact.whatsapp = whatsapp;
+	return contact;
+}
+
+function pairedRange(itemOf: number[], offset: number, count: number): IPairedItemData[] {
+	return itemOf.slice(offset, offset + count).map((item) => ({ item }));
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], client: MessagingClient): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	const contacts: ContactInput[] = [];
+	const itemOf: number[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			contacts.push(contactOf(this, items, itemIndex));
+			itemOf.push(itemIndex);
+		} catch (error) {
+			if (!this.continueOnFail()) throw nodeError(this.getNode(), error, itemIndex);
+			output.push(errorItem(asApiError(error), itemIndex));
+		}
+	}
+	if (contacts.length === 0) return output;
+
+	const wait = this.getNodeParameter('waitForCompletion', 0, true) as boolean;
+	const request = {
+		idempotencyKey: idempotencyKeyFor(this, 'contact.import', userIdempotencyKey(this, 0)),
+		signal: cancelSignal(this),
+	};
+	let outcome: ImportOutcome | ImportWaitOutcome;
+	try {
+		if (wait) {
+			const seconds = this.getNodeParameter('waitTimeoutSeconds', 0, DEFAULT_IMPORT_TIMEOUT_SECONDS) as number;
+			outcome = await client.contacts.importAndWait(contacts, { ...request, timeoutMs: Math.max(0, seconds) * 1000 });
+		} else {
+			outcome = await client.contacts.import(contacts, request);
+		}
+	} catch (error) {
+		// A failure while polling (the jobs were queued; nothing is lost by stopping here).
+		if (!this.continueOnFail()) throw nodeError(this.getNode(), error, itemOf[0]!, 'while waiting for the import jobs');
+		return [...output, ...itemOf.map((itemIndex) => errorItem(asApiError(error), itemIndex))];
+	}
+
+	// Chunks whose call failed (or never went out after a failure): their contacts were not imported.
+	const queued = outcome.chunks.filter((c) => c.status === 'queued');
+	for (const chunk of outcome.chunks) {
+		if (chunk.status === 'queued') continue;
+		if (!this.continueOnFail()) {
+			const summary = `${queued.length} of ${outcome.chunks.length} import jobs queued (${queued.reduce((n, c) => n + c.count, 0)} of ${contacts.length} contacts)`;
+			throw nodeError(this.getNode(), outcome.error ?? chunk.error, itemOf[chunk.offset]!, summary);
+		}
+		for (let k = 0; k < chunk.count; k++) {
+			output.push(errorItem(chunk.error, itemOf[chunk.offset + k]!, { outcome: chunk.status, chunk: chunk.chunk }));
+		}
+	}
+
+	if (!('waits' in outcome)) {
+		for (const chunk of queued) {
+			const json: IDataObject = { ...(chunk.job as IDataObject), chunk: chunk.chunk, offset: chunk.offset, count: chunk.count, replayed: chunk.call.replayed };
+			output.push({ json, pairedItem: pairedRange(itemOf, chunk.offset, chunk.count) });
+		}
+		return output;
+	}
+
+	const rowErrors = outcome.rowErrors.map((r) => {
+		const element = (r.error ?? {}) as { error?: { type?: string; code?: string; message?: string; param?: string } };
+		const itemIndex = r.index === undefined ? undefined : itemOf[r.index];
+		return { itemIndex, jobId: r.jobId, chunk: r.chunk, code: element.error?.code, message: element.error?.message, param: element.error?.param, type: element.error?.type };
+	});
+	const jobs = outcome.waits.map((w) => ({
+		id: w.result.job?.id,
+		chunk: w.chunk,
+		offset: w.offset,
+		status: w.result.status,
+		total: w.result.job?.total,
+		processed: w.result.job?.processed,
+		failed: w.result.job?.failed,
+		completed_at: w.result.job?.completed_at ?? null,
+	}));
+	const completed = outcome.totals.unfinishedJobs === 0;
+	if (!completed && !this.continueOnFail()) {
+		const seconds = this.getNodeParameter('waitTimeoutSeconds', 0, DEFAULT_IMPORT_TIMEOUT_SECONDS) as number;
+		const running = jobs.filter((j) => j.status !== 'completed').map((j) => j.id).join(', ');
+		const error = new NodeSideError(
+			'wait_timeout',
+			`${outcome.totals.unfinishedJobs} of ${outcome.totals.jobs} import jobs did not finish within ${seconds} s (${running}); they keep running on the service.`,
+			'Raise the timeout, or check the jobs later with Job → Wait.',
+		);
+		throw nodeError(this.getNode(), error, itemOf[0]!);
+	}
+	const summary: IDataObject = { completed, totals: outcome.totals, jobs, rowErrors };
+	output.push({ json: summary, pairedItem: itemOf.map((item) => ({ item })) });
+
+	if (this.continueOnFail()) {
+		for (const row of rowErrors) {
+			if (row.itemIndex === undefined) continue;
+			const error = new ApiError({ status: 0, type: row.type ?? 'invalid_request_error', code: row.code ?? 'validation_failed', message: row.message ?? 'The row was refused.', param: row.param });
+			output.push(errorItem(error, row.itemIndex, { jobId: row.jobId, chunk: row.chunk }, `row of job ${row.jobId}`));
+		}
+	}
+	return output;
+}

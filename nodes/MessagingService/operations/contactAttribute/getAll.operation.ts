@@ -1,0 +1,12 @@
+/** Contact Attribute → Get Many: every attribute defined on the account (`GET /contact-attributes`). */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { MessagingClient } from '../../../../src/index.ts';
+import { cancelSignal, forEachItem } from '../../helpers/items.ts';
+import { optionsCollection } from '../../helpers/options.ts';
+
+export const description: INodeProperties[] = [optionsCollection('contactAttribute', 'getAll')];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], client: MessagingClient): Promise<INodeExecutionData[]> {
+	const signal = cancelSignal(this);
+	return await forEachItem(this, items, async () => (await client.contactAttributes.list({ signal })) as IDataObject[]);
+}

@@ -1,0 +1,58 @@
+/**
+ * Message → Send: one message to many recipients per input item (`POST /messages`, ≤100 recipients per
+ * call; the client chunks longer lists). One output item per recipient, paired with its input item.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { MessagingClient } from '../../../../src/index.ts';
+import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
+import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
+import { cancelSignal, requiredString } from '../../helpers/items.ts';
+import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
+import { messageFields, recipientList } from './fields.ts';
+
+export const description: INodeProperties[] = [
+	...messageFields('send', 'Recipients, separated by commas (or an array from an expression): e-mail addresses for email, phone numbers in international format for WhatsApp'),
+	optionsCollection('message', 'send', [idempotencyKeyField]),
+];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], client: MessagingClient): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	const signal = cancelSignal(this);
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const channel = requiredString(this, 'channel', itemIndex);
+			const to = recipientList(this.getNodeParameter('to', itemIndex, '') as unknown);
+			const subject = requiredString(this, 'subject', itemIndex);
+			const body = this.getNodeParameter('body', itemIndex, '') as string;
+			if (to.length === 0) throw new NodeSideError('invalid_input', 'No recipient given.', 'Fill in "To" with at least one recipient.', 'to');
+			const content: { channel: string; subject?: string; body: string } = subject ? { channel, subject, body } : { channel, body };
+			const outcome = await client.messages.send({ ...content, to }, {
+				idempotencyKey: idempotencyKeyFor(this, 'message.send', userIdempotencyKey(this, itemIndex), itemIndex, content),
+				signal,
+			});
+			const failures: INodeExecutionData[] = [];
+			let firstFailure: unknown;
+			for (const result of outcome.results) {
+				const recipient = to[result.index];
+				if (result.status === 'sent') {
+					const json: IDataObject = { id: result.id, channel, to: recipient, replayed: result.call.replayed };
+					output.push({ json, pairedItem: { item: itemIndex } });
+				} else {
+					firstFailure ??= result.error;
+					failures.push(errorItem(result.error, itemIndex, { to: recipient, recipientIndex: result.index }, `recipient ${recipient}`));
+				}
+			}
+			if (failures.length > 0) {
+				if (!this.continueOnFail()) {
+					const summary = `${outcome.sent} of ${to.length} recipients sent, ${outcome.failed} failed, ${outcome.notAttempted} not attempted`;
+					throw nodeError(this.getNode(), outcome.error ?? firstFailure, itemIndex, summary);
+				}
+				output.push(...failures);
+			}
+		} catch (error) {
+			if (!this.continueOnFail()) throw nodeError(this.getNode(), error, itemIndex);
+			output.push(errorItem(asApiError(error), itemIndex));
+		}
+	}
+	return output;
+}
