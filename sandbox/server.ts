@@ -10,7 +10,7 @@ import { Engine, KEY_PARAM_NAMES } from './engine.ts';
 import type { Ctx, Reply } from './engine.ts';
 import { FaultError, Faults } from './faults.ts';
 import type { FaultInput, FaultRule, SandboxConfigInput, SandboxControl } from './types.ts';
-import { T, canonicalJson, err, isPlainObject, newId } from './util.ts';
+import { T, canonicalJson, err, isPlainObject, newId, sha256 } from './util.ts';
 
 export type * from './types.ts';
 export { demoConfig, demoKeys } from './demo-config.ts';
@@ -275,7 +275,7 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
 
     // §4 idempotency: replay, conflict, or mark in progress.
     if (idemKey !== null) {
-      const fingerprint = `${route.name}\n${canonicalJson(body)}`;
+      const fingerprint = sha256(`${route.name}\n${canonicalJson(body)}`);
       const begun = engine.idemBegin(account.id, idemKey, fingerprint, now);
       if (begun && 'conflict' in begun) return reply(res, requestId, begun.conflict, rl);
       if (begun && 'replay' in begun) {

@@ -1,5 +1,5 @@
 /** Small helpers: ids, error objects, canonical JSON. */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ErrorObject } from './types.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -39,11 +39,17 @@ export function err(type: string, code: string, message: string, param?: string)
 
 /** JSON with object keys sorted at every depth: the fingerprint of an idempotent request body. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+  return JSON.stringify(sortKeys(value)) ?? 'null';
+}
+
+function sortKeys(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(sortKeys);
+  const src = v as Record<string, unknown>;
+  // A null-prototype object so that a "__proto__" key stays an ordinary key.
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const k of Object.keys(src).sort()) out[k] = sortKeys(src[k]);
+  return out;
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -65,4 +71,8 @@ export function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   return typeof v;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('base64');
 }

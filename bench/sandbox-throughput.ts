@@ -1,0 +1,147 @@
+/**
+ * Sandbox throughput: `npm run bench:sandbox` (or `node bench/sandbox-throughput.ts`).
+ * Starts the sandbox as a child process (its own core), then drives it from this process with undici
+ * keep-alive connections for a fixed number of requests per scenario, and prints requests/s and latency.
+ * Options: --in-process (start the sandbox in this process instead), --quick (a tenth of the requests).
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { start } from '../sandbox/server.ts';
+
+const args = new Set(process.argv.slice(2));
+const SCALE = args.has('--quick') ? 0.1 : 1;
+const CONFIG = {
+  window_seconds: 60,
+  job_rows_per_second: 0,
+  accounts: [{ id: 'acc_demo', credits: 1e12, rate_limit: 1e9 }],
+};
+
+async function startChild(): Promise<{ origin: string; child: ChildProcess }> {
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify(CONFIG));
+  const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', join(process.cwd(), 'sandbox', 'cli.ts'), '--port', '0', '--config', file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const t = setTimeout(() => reject(new Error(`sandbox did not start: ${out}`)), 15000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening: (http:\/\/\S+)\/v1/.exec(out);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]!);
+      }
+    });
+    child.on('exit', (c) => reject(new Error(`sandbox exited with ${c}: ${out}`)));
+  });
+  return { origin: url, child };
+}
+
+interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: (i: number) => string;
+  headers?: (i: number) => Record<string, string>;
+  requests: number;
+  connections: number;
+  expectStatus: number;
+  elements?: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function run(origin: string, s: Scenario): Promise<void> {
+  const pool = new Pool(origin, { connections: s.connections, pipelining: 1 });
+  const latencies: number[] = [];
+  let next = 0;
+  let bad = 0;
+  const worker = async (): Promise<void> => {
+    while (next < s.requests) {
+      const i = next++;
+      const t0 = performance.now();
+      const r = await pool.request({
+        method: s.method,
+        path: s.path,
+        headers: { authorization: 'Bearer sk_test_demo_ok', ...(s.body ? { 'content-type': 'application/json' } : {}), ...(s.headers?.(i) ?? {}) },
+        body: s.body?.(i),
+      });
+      await r.body.arrayBuffer();
+      latencies.push(performance.now() - t0);
+      if (r.statusCode !== s.expectStatus) bad++;
+    }
+  };
+  // warm-up
+  const warm = Math.min(50, Math.ceil(s.requests / 10));
+  for (let i = 0; i < warm; i++) {
+    const r = await pool.request({ method: s.method, path: s.path, headers: { authorization: 'Bearer sk_test_demo_ok', ...(s.body ? { 'content-type': 'application/json' } : {}), ...(s.headers?.(-1 - i) ?? {}) }, body: s.body?.(-1 - i) });
+    await r.body.arrayBuffer();
+  }
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: s.connections }, worker));
+  const secs = (performance.now() - t0) / 1000;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const rps = s.requests / secs;
+  const extra = s.elements ? `  (${Math.round(rps * s.elements).toLocaleString('en-US')} elements/s)` : '';
+  console.log(
+    `${s.name.padEnd(44)} ${String(s.requests).padStart(6)} req in ${secs.toFixed(2).padStart(6)} s  ${rps.toFixed(0).padStart(7)} req/s${extra}` +
+      `  p50 ${percentile(latencies, 50).toFixed(2)} ms  p99 ${percentile(latencies, 99).toFixed(2)} ms` +
+      (bad ? `  !! ${bad} unexpected statuses` : ''),
+  );
+  if (bad) process.exitCode = 1;
+}
+
+async function main(): Promise<void> {
+  let origin: string;
+  let stop: () => Promise<void>;
+  if (args.has('--in-process')) {
+    const sb = await start({ port: 0, config: CONFIG });
+    origin = sb.origin;
+    stop = () => sb.close();
+  } else {
+    const { origin: o, child } = await startChild();
+    origin = o;
+    stop = () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+  }
+  const batch500 = JSON.stringify({
+    messages: Array.from({ length: 500 }, (_, i) =>
+      i % 2 === 0
+        ? { channel: 'whatsapp', to: `+49151${1000000 + i}`, body: `Hello number ${i}, your order has shipped.` }
+        : { channel: 'email', to: `user${i}@example.com`, subject: 'Your order', body: `<p>Hello ${i}, your order has shipped.</p>` },
+    ),
+  });
+  console.log(`sandbox ${args.has('--in-process') ? 'in-process' : 'child process'} at ${origin}; node ${process.version}; batch body ${(batch500.length / 1024).toFixed(1)} KiB`);
+  const n = (x: number): number => Math.max(20, Math.round(x * SCALE));
+  await run(origin, { name: 'GET /v1/account (8 connections)', method: 'GET', path: '/v1/account', requests: n(40000), connections: 8, expectStatus: 200 });
+  await run(origin, { name: 'POST /v1/messages/batch x500 (4 connections)', method: 'POST', path: '/v1/messages/batch', body: () => batch500, requests: n(600), connections: 4, expectStatus: 200, elements: 500 });
+  await run(origin, {
+    name: 'POST /v1/messages/batch x500 + Idempotency-Key',
+    method: 'POST',
+    path: '/v1/messages/batch',
+    body: () => batch500,
+    headers: (i) => ({ 'idempotency-key': `bench-${i}` }),
+    requests: n(400),
+    connections: 4,
+    expectStatus: 200,
+    elements: 500,
+  });
+  await stop();
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
