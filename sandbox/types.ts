@@ -135,7 +135,7 @@ export interface Ledger {
   messages: MessageRow[];
   jobs: JobLedgerRow[];
   contacts: ContactLedgerRow[];
-  /** Number of HTTP requests received under /v1 since start or the last reset. */
+  /** Number of API requests received (everything outside /__sandbox) since start or the last reset. */
   requests: number;
 }
 
