@@ -143,7 +143,7 @@ export interface NodeSettings {
 
 export interface RunOptions extends NodeSettings {
 	parameters: INodeParameters;
-	items: IDataObject[];
+	items: Array<Record<string, unknown>>;
 	credentials: TestCredentials;
 	executionId?: string;
 	/** Fixed node id (it goes into the derived idempotency keys). */
@@ -255,7 +255,7 @@ export async function executeDirectly(options: RunOptions): Promise<INodeExecuti
 	const helper = new TestCredentialsHelper(options.credentials);
 	const executionId = options.executionId ?? `direct-${process.pid}-${++executionCounter}`;
 	const additionalData = additionalDataFor(helper, executionId, workflow);
-	const input: INodeExecutionData[] = options.items.map((json, item) => ({ json, pairedItem: { item } }));
+	const input: INodeExecutionData[] = options.items.map((json, item) => ({ json: json as IDataObject, pairedItem: { item } }));
 	const executeData: IExecuteData = { node, data: { main: [input] }, source: { main: [{ previousNode: 'Seed' }] } };
 	const runExecutionData = createRunExecutionData({ resultData: { runData: { Seed: [{ startTime: 0, executionTime: 0, executionIndex: 0, source: [], data: { main: [input] } }] } } } as never);
 	const context = new ExecuteContext(workflow, node, additionalData, 'manual', runExecutionData, 0, input, { main: [input] }, executeData, []);

@@ -146,6 +146,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 	}
 
+	if (queued.length === 0) return output;
+
 	if (!('waits' in outcome)) {
 		for (const chunk of queued) {
 			const json: IDataObject = { ...(chunk.job as IDataObject), chunk: chunk.chunk, offset: chunk.offset, count: chunk.count, replayed: chunk.call.replayed };

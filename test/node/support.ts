@@ -1,0 +1,41 @@
+import { start } from '../../sandbox/server.ts';
+import type { Sandbox, SandboxConfigInput } from '../../sandbox/server.ts';
+import type { INodeExecutionData } from 'n8n-workflow';
+
+export const DEMO_KEY = 'sk_test_demo_ok';
+
+export async function startSandbox(config?: SandboxConfigInput): Promise<Sandbox> {
+	return await start({ port: 0, config: { job_rows_per_second: 5000, ...config } });
+}
+
+export function credentialsFor(sb: Sandbox, apiKey = DEMO_KEY) {
+	return { apiKey, baseUrl: sb.url };
+}
+
+/** n recipients as items: { email, name, n }. */
+export function people(n: number, from = 0): { email: string; name: string; n: number }[] {
+	return Array.from({ length: n }, (_, i) => ({ email: `user${from + i}@example.com`, name: `User ${from + i}`, n: from + i }));
+}
+
+/** Send Batch parameters mapping each item by expression. */
+export const batchParameters = {
+	resource: 'message',
+	operation: 'sendBatch',
+	channel: 'email',
+	to: '={{ $json.email }}',
+	subject: '=Hello {{ $json.name }}',
+	body: '=Body for {{ $json.n }}',
+};
+
+/** The `item` of an item's pairedItem (a single pairing). */
+export function pairedIndex(item: INodeExecutionData): number | undefined {
+	const p = item.pairedItem;
+	if (p === undefined || typeof p === 'number') return p;
+	return Array.isArray(p) ? (p.length === 1 ? p[0]!.item : undefined) : p.item;
+}
+
+/** What n8n needs to route an item to the error output: json keys only error/message/details. */
+export function isRoutableErrorJson(json: Record<string, unknown>, inputKeys: string[] = []): boolean {
+	const own = Object.keys(json).filter((k) => !inputKeys.includes(k));
+	return typeof json.error === 'string' && own.every((k) => ['error', 'message', 'details'].includes(k));
+}
