@@ -103,9 +103,9 @@ describe('§5.5 expiry and revocation', () => {
       expect((await call(s2, 'GET', '/account', { key: 'sk_test_tmp' })).status).toBe(200);
       s2.control.configure({ keys: [{ key: 'sk_test_tmp', revoked: true }] });
       expectError(await call(s2, 'GET', '/account', { key: 'sk_test_tmp' }), 401, 'api_key_revoked');
-      s2.control.configure({ keys: [{ key: 'sk_test_tmp2', account: 'acc_demo', scopes: [], label: 't', expires_at: new Date(Date.now() + 300).toISOString() }] });
+      s2.control.configure({ keys: [{ key: 'sk_test_tmp2', account: 'acc_demo', scopes: [], label: 't', expires_at: new Date(Date.now() + 600).toISOString() }] });
       expect((await call(s2, 'GET', '/account', { key: 'sk_test_tmp2' })).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 350));
+      await new Promise((r) => setTimeout(r, 650));
       expectError(await call(s2, 'GET', '/account', { key: 'sk_test_tmp2' }), 401, 'api_key_expired');
     } finally {
       await s2.close();

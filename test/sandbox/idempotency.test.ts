@@ -47,9 +47,9 @@ test('§4 the same key on another route → 409 idempotency_key_reused', async (
 });
 
 test('§4 the same key while the first request is still running → 409 idempotency_request_in_progress; later replay', async () => {
-  sb.control.addFault({ route: 'POST /v1/messages/batch', kind: 'slow', delay_ms: 400 });
+  sb.control.addFault({ route: 'POST /v1/messages/batch', kind: 'slow', delay_ms: 800 });
   const firstP = batch('k-3');
-  await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 200));
   const second = await batch('k-3');
   expectError(second, 409, 'idempotency_request_in_progress', 'Idempotency-Key');
   const first = await firstP;
