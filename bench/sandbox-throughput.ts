@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
@@ -55,11 +55,23 @@ interface Scenario {
   elements?: number;
 }
 
+/** CPU seconds (user + system) used so far by a process, from /proc (Linux); null elsewhere. */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function run(origin: string, s: Scenario): Promise<void> {
+async function run(origin: string, s: Scenario, serverPid?: number): Promise<void> {
   const pool = new Pool(origin, { connections: s.connections, pipelining: 1 });
   const latencies: number[] = [];
   let next = 0;
@@ -85,9 +97,12 @@ async function run(origin: string, s: Scenario): Promise<void> {
     const r = await pool.request({ method: s.method, path: s.path, headers: { authorization: 'Bearer sk_test_demo_ok', ...(s.body ? { 'content-type': 'application/json' } : {}), ...(s.headers?.(-1 - i) ?? {}) }, body: s.body?.(-1 - i) });
     await r.body.arrayBuffer();
   }
+  const cpu0 = cpuSeconds(serverPid);
   const t0 = performance.now();
   await Promise.all(Array.from({ length: s.connections }, worker));
   const secs = (performance.now() - t0) / 1000;
+  const cpu1 = cpuSeconds(serverPid);
+  const serverCpu = cpu0 !== null && cpu1 !== null ? `  server CPU ${(((cpu1 - cpu0) / s.requests) * 1000).toFixed(2)} ms/req (${Math.round(((cpu1 - cpu0) / secs) * 100)}% of a core)` : '';
   await pool.close();
   latencies.sort((a, b) => a - b);
   const rps = s.requests / secs;
@@ -95,6 +110,7 @@ async function run(origin: string, s: Scenario): Promise<void> {
   console.log(
     `${s.name.padEnd(44)} ${String(s.requests).padStart(6)} req in ${secs.toFixed(2).padStart(6)} s  ${rps.toFixed(0).padStart(7)} req/s${extra}` +
       `  p50 ${percentile(latencies, 50).toFixed(2)} ms  p99 ${percentile(latencies, 99).toFixed(2)} ms` +
+      serverCpu +
       (bad ? `  !! ${bad} unexpected statuses` : ''),
   );
   if (bad) process.exitCode = 1;
@@ -103,6 +119,7 @@ async function run(origin: string, s: Scenario): Promise<void> {
 async function main(): Promise<void> {
   let origin: string;
   let stop: () => Promise<void>;
+  let pid: number | undefined;
   if (args.has('--in-process')) {
     const sb = await start({ port: 0, config: CONFIG });
     origin = sb.origin;
@@ -110,6 +127,7 @@ async function main(): Promise<void> {
   } else {
     const { origin: o, child } = await startChild();
     origin = o;
+    pid = child.pid;
     stop = () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -125,8 +143,8 @@ async function main(): Promise<void> {
   });
   console.log(`sandbox ${args.has('--in-process') ? 'in-process' : 'child process'} at ${origin}; node ${process.version}; batch body ${(batch500.length / 1024).toFixed(1)} KiB`);
   const n = (x: number): number => Math.max(20, Math.round(x * SCALE));
-  await run(origin, { name: 'GET /v1/account (8 connections)', method: 'GET', path: '/v1/account', requests: n(40000), connections: 8, expectStatus: 200 });
-  await run(origin, { name: 'POST /v1/messages/batch x500 (4 connections)', method: 'POST', path: '/v1/messages/batch', body: () => batch500, requests: n(600), connections: 4, expectStatus: 200, elements: 500 });
+  await run(origin, { name: 'GET /v1/account (8 connections)', method: 'GET', path: '/v1/account', requests: n(40000), connections: 8, expectStatus: 200 }, pid);
+  await run(origin, { name: 'POST /v1/messages/batch x500 (4 connections)', method: 'POST', path: '/v1/messages/batch', body: () => batch500, requests: n(600), connections: 4, expectStatus: 200, elements: 500 }, pid);
   await run(origin, {
     name: 'POST /v1/messages/batch x500 + Idempotency-Key',
     method: 'POST',
@@ -137,7 +155,7 @@ async function main(): Promise<void> {
     connections: 4,
     expectStatus: 200,
     elements: 500,
-  });
+  }, pid);
   await stop();
 }
 
