@@ -1,0 +1,121 @@
+import { ApiError, normalizeBaseUrl, validateIdempotencyKey } from '../../src/index.ts';
+import type { CoreLike } from './types.ts';
+
+/** An invalid input: always fails the step, naming the input. */
+export class InputError extends Error {
+  readonly input: string;
+  constructor(input: string, message: string) {
+    super(`Input "${input}": ${message}`);
+    this.name = 'InputError';
+    this.input = input;
+  }
+}
+
+export const MODES = ['send', 'batch', 'sync-contacts', 'job'] as const;
+export type Mode = (typeof MODES)[number];
+export const FORMATS = ['auto', 'csv', 'json', 'yaml', 'text'] as const;
+
+export interface Settings {
+  mode: Mode;
+  apiKey: string;
+  baseUrl: string;
+  channel: string;
+  to: string[];
+  toFile: string;
+  subject: string;
+  body: string;
+  bodyFile: string;
+  file: string;
+  fileFormat: string;
+  jobId: string;
+  wait: boolean;
+  waitTimeoutMs: number;
+  maxRateLimitWaitMs: number;
+  idempotencyKey: string;
+  failOnError: boolean;
+  dryRun: boolean;
+}
+
+/** The API key: the input, else MESSAGING_API_KEY. Read (and masked by the caller) before anything else. */
+export function readApiKey(core: CoreLike, env: NodeJS.ProcessEnv): string {
+  return (core.getInput('api-key') || env.MESSAGING_API_KEY || '').trim();
+}
+
+/** YAML 1.2 core-schema booleans, as @actions/core's getBooleanInput, but naming the input. */
+function booleanInput(core: CoreLike, name: string): boolean {
+  const raw = core.getInput(name);
+  if (['true', 'True', 'TRUE'].includes(raw)) return true;
+  if (['false', 'False', 'FALSE'].includes(raw)) return false;
+  throw new InputError(name, `must be true or false, got "${raw}".`);
+}
+
+function secondsInput(core: CoreLike, name: string, max: number): number {
+  const raw = core.getInput(name);
+  const value = Number(raw);
+  if (raw === '' || !Number.isFinite(value) || value < 0 || value > max) {
+    throw new InputError(name, `must be a number of seconds from 0 to ${max}, got "${raw}".`);
+  }
+  return Math.round(value * 1000);
+}
+
+/** Recipients given inline: one per line, or separated by commas (or semicolons). */
+export function splitList(text: string): string[] {
+  return text
+    .split(/[\n,;]/)
+    .map((s) => s.trim())
+    .filter((s) => s && !s.startsWith('#'));
+}
+
+/** Reads and checks every input; mode-specific requirements are checked where the mode runs. */
+export function readInputs(core: CoreLike, env: NodeJS.ProcessEnv, apiKey: string): Settings {
+  const mode = core.getInput('mode').trim() || 'send';
+  if (!(MODES as readonly string[]).includes(mode)) throw new InputError('mode', `must be one of ${MODES.join(', ')}, got "${mode}".`);
+  const dryRun = booleanInput(core, 'dry-run');
+
+  const rawBase = core.getInput('base-url') || env.MESSAGING_BASE_URL || '';
+  let baseUrl = '';
+  if (rawBase) {
+    try {
+      baseUrl = normalizeBaseUrl(rawBase);
+    } catch (error) {
+      throw new InputError('base-url', error instanceof ApiError ? error.message : String(error));
+    }
+  } else if (!dryRun) {
+    throw new InputError('base-url', 'is empty: set it (or the MESSAGING_BASE_URL environment variable) to the service’s address ending in /v1.');
+  }
+  if (!apiKey && !dryRun) {
+    throw new InputError('api-key', 'is empty: pass a secret (`api-key: ${{ secrets.MESSAGING_API_KEY }}`) or set the MESSAGING_API_KEY environment variable.');
+  }
+
+  const idempotencyKey = core.getInput('idempotency-key');
+  if (idempotencyKey) {
+    try {
+      validateIdempotencyKey(idempotencyKey, 'idempotency-key');
+    } catch (error) {
+      throw new InputError('idempotency-key', (error as Error).message);
+    }
+  }
+  const fileFormat = core.getInput('file-format').trim().toLowerCase() || 'auto';
+  if (!(FORMATS as readonly string[]).includes(fileFormat)) throw new InputError('file-format', `must be one of ${FORMATS.join(', ')}, got "${fileFormat}".`);
+
+  return {
+    mode: mode as Mode,
+    apiKey,
+    baseUrl,
+    channel: core.getInput('channel').trim(),
+    to: splitList(core.getInput('to')),
+    toFile: core.getInput('to-file').trim(),
+    subject: core.getInput('subject', { trimWhitespace: false }),
+    body: core.getInput('body', { trimWhitespace: false }),
+    bodyFile: core.getInput('body-file').trim(),
+    file: core.getInput('file').trim(),
+    fileFormat,
+    jobId: core.getInput('job-id').trim(),
+    wait: booleanInput(core, 'wait'),
+    waitTimeoutMs: secondsInput(core, 'wait-timeout', 6 * 3600),
+    maxRateLimitWaitMs: secondsInput(core, 'max-rate-limit-wait', 6 * 3600),
+    idempotencyKey,
+    failOnError: booleanInput(core, 'fail-on-error'),
+    dryRun,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The action: everything takes an injected `core` and run context (see types.ts), so tests need no
+ * module mocking. `index.ts` passes the real @actions/core and the runner's context.
+ */
+import { ApiError, describeError, MessagingClient } from '../../src/index.ts';
+import type { ClientEvent, Runtime } from '../../src/index.ts';
+import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
+import { runInfo, templateScope } from './context.ts';
+import { InputError, readApiKey, readInputs } from './inputs.ts';
+import { maskText } from './mask.ts';
+import { batchMode, jobMode, sendMode, syncContactsMode } from './modes.ts';
+import type { ChunkInfo, ModeContext } from './modes.ts';
+import { newReport, writeOutputs, writeSummary } from './report.ts';
+import type { CoreLike, ContextLike } from './types.ts';
+
+export const USER_AGENT = 'relay-messaging-github-action/0.1.0';
+
+export interface RunDependencies {
+  core: CoreLike;
+  context: ContextLike;
+  /** Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Default: the undici runtime of the shared layer. Tests may pass their own (e.g. a fake clock). */
+  runtime?: Runtime;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+/** Wraps the transport to log one progress line per chunk call (identified by its Idempotency-Key). */
+function withProgress(runtime: Runtime, core: CoreLike, chunkKeys: Map<string, ChunkInfo>): Runtime {
+  return {
+    ...runtime,
+    transport: async (request) => {
+      const started = runtime.now();
+      const response = await runtime.transport(request);
+      const key = request.headers['idempotency-key'];
+      const info = key ? chunkKeys.get(key) : undefined;
+      if (info) {
+        const replay = response.headers['idempotent-replay'] === 'true' ? ', replayed (already done by an earlier attempt)' : '';
+        core.info(`Chunk ${info.chunk + 1}/${info.chunks} (${info.count} ${info.what}): HTTP ${response.status} in ${seconds(runtime.now() - started)}${replay}.`);
+      }
+      return response;
+    },
+  };
+}
+
+export async function run(deps: RunDependencies): Promise<void> {
+  const { core, context } = deps;
+  const env = deps.env ?? process.env;
+  // First of all: mask the key, before anything could print it.
+  const apiKey = readApiKey(core, env);
+  if (apiKey) core.setSecret(apiKey);
+
+  const modeName = core.getInput('mode').trim() || 'send';
+  let report = newReport(modeName, false);
+  const stats = { retries: 0, retryCodes: new Map<string, number>(), waits: 0, waitedMs: 0 };
+  const known = new Set<string>();
+  try {
+    const settings = readInputs(core, env, apiKey);
+    report = newReport(settings.mode, settings.dryRun);
+    const chunkKeys = new Map<string, ChunkInfo>();
+    let client: MessagingClient | undefined;
+    const onEvent = (event: ClientEvent): void => {
+      if (event.type === 'retry') {
+        stats.retries += 1;
+        stats.retryCodes.set(event.code, (stats.retryCodes.get(event.code) ?? 0) + 1);
+        core.info(`Retrying ${event.method} ${event.path} after ${event.code} (retry ${event.retry}) in ${seconds(event.delayMs)}${event.requestId ? ` [request ${event.requestId}]` : ''}.`);
+      } else {
+        stats.waits += 1;
+        stats.waitedMs += event.ms;
+        core.info(`Waiting ${seconds(event.ms)} for the rate window (${event.reason === 'retry_after' ? 'the service answered 429 with Retry-After' : 'no requests left in this window'}).`);
+      }
+    };
+    const ctx: ModeContext = {
+      core,
+      settings,
+      info: runInfo(context, env),
+      scope: templateScope(context, env),
+      workspace: env.GITHUB_WORKSPACE || process.cwd(),
+      report,
+      chunkKeys,
+      known,
+      client: () =>
+        (client ??= new MessagingClient({
+          baseUrl: settings.baseUrl,
+          apiKey: settings.apiKey,
+          runtime: withProgress(deps.runtime ?? nodeRuntime(), core, chunkKeys),
+          maxWaitMs: settings.maxRateLimitWaitMs,
+          userAgent: USER_AGENT,
+          onEvent,
+        })),
+    };
+    if (settings.mode === 'send') await sendMode(ctx);
+    else if (settings.mode === 'batch') await batchMode(ctx);
+    else if (settings.mode === 'sync-contacts') await syncContactsMode(ctx);
+    else await jobMode(ctx);
+  } catch (error) {
+    if (error instanceof InputError) report.fatal = maskText(error.message, known);
+    else if (error instanceof ApiError) report.fatal = maskText(error.status === 0 && error.code === 'invalid_input' ? `Invalid input: ${describeError(error)}` : describeError(error), known);
+    else report.fatal = `Unexpected error: ${maskText(error instanceof Error ? (error.stack ?? error.message) : String(error), known)}`;
+  }
+  if (stats.retries) report.notes.push(`${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'} by the client (${[...stats.retryCodes].map(([c, n]) => `${c} ×${n}`).join(', ')}).`);
+  if (stats.waits) report.notes.push(`Waited ${stats.waits} time(s) for the rate window, ${seconds(stats.waitedMs)} in all.`);
+
+  // Outputs and summary before the step's fate, so continue-on-error users can branch on them.
+  writeOutputs(core, report);
+  await writeSummary(core, report);
+  const failOnError = safeFailOnError(core);
+  if (report.fatal) {
+    core.setFailed(report.fatal);
+  } else if (report.failures.length) {
+    if (failOnError) core.setFailed(report.failures.join(' '));
+    else for (const f of report.failures) core.warning(`${f} (fail-on-error is false: the step succeeds.)`);
+  } else {
+    const done = report.dryRun ? 'Dry run complete: nothing was sent' : `Done: ${report.sent} ${report.mode === 'send' || report.mode === 'batch' ? 'sent' : 'imported'}`;
+    core.info(`${done}.`);
+  }
+}
+
+/** fail-on-error, read again here because an invalid input may have stopped readInputs early. */
+function safeFailOnError(core: CoreLike): boolean {
+  return !['false', 'False', 'FALSE'].includes(core.getInput('fail-on-error'));
+}

@@ -1,0 +1,54 @@
+/** action.yml against SchemaStore's github-action schema, and inputs declared ⇔ inputs read. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { run } from '../../action/src/main.ts';
+import { actionYml, context, fakeCore, ROOT, workspace } from './helpers.ts';
+
+const SCHEMA = join(ROOT, '..', 'shared', 'schemas', 'github-action.json');
+
+function inputNamesInCode(): Set<string> {
+  const names = new Set<string>();
+  const dir = join(ROOT, 'action', 'src');
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+    const code = readFileSync(join(dir, f), 'utf8');
+    for (const m of code.matchAll(/(?:getInput|booleanInput|secondsInput)\(\s*(?:core,\s*)?'([^']+)'/g)) names.add(m[1]);
+  }
+  return names;
+}
+
+test('action.yml is valid against the github-action schema', () => {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object);
+  const ok = validate(actionYml());
+  expect(validate.errors ?? []).toEqual([]);
+  expect(ok).toBe(true);
+});
+
+test('runs on node24 from dist/index.js; inputs are kebab-case; booleans have defaults; outputs documented', () => {
+  const yml = actionYml() as ReturnType<typeof actionYml> & { runs: { using: string; main: string } };
+  expect(yml.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+  for (const [name, spec] of Object.entries(yml.inputs)) {
+    expect(name).toMatch(/^[a-z]+(-[a-z]+)*$/);
+    expect(spec.description.length).toBeGreaterThan(20);
+    expect(typeof spec.default).toBe('string');
+  }
+  for (const name of ['wait', 'fail-on-error', 'dry-run']) expect(['true', 'false']).toContain(yml.inputs[name].default);
+  for (const name of ['ids', 'sent', 'failed', 'not-attempted', 'job-ids', 'results', 'idempotency-key']) expect(yml.outputs[name]?.description).toBeTruthy();
+});
+
+test('every input read in the code is declared, and every declared input is read', () => {
+  const declared = new Set(Object.keys(actionYml().inputs));
+  const read = inputNamesInCode();
+  expect([...read].filter((n) => !declared.has(n))).toEqual([]);
+  expect([...declared].filter((n) => !read.has(n))).toEqual([]);
+});
+
+test('every output written by the code is declared, and every declared output is written', async () => {
+  const { dir } = workspace({});
+  const core = fakeCore({ 'dry-run': 'true', channel: 'email', to: 'a@example.com', body: 'hi' });
+  await run({ core, context: context(), env: { GITHUB_WORKSPACE: dir } });
+  expect(Object.keys(core.outputs).sort()).toEqual(Object.keys(actionYml().outputs).sort());
+});

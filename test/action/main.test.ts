@@ -1,0 +1,229 @@
+/**
+ * run() with an injected `core` and context (no module mocking), against a sandbox started here, over
+ * real HTTP through the shared client's undici runtime.
+ */
+import { Agent } from 'undici';
+import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
+import { start } from '../../sandbox/server.ts';
+import type { Sandbox } from '../../sandbox/server.ts';
+import { run } from '../../action/src/main.ts';
+import type { ContextLike } from '../../action/src/types.ts';
+import { context, fakeCore, RELEASE_EVENT, workspace } from './helpers.ts';
+import type { FakeCore } from './helpers.ts';
+
+const KEY = 'sk_test_demo_ok';
+let sandbox: Sandbox;
+let dispatcher: Agent;
+
+beforeAll(async () => {
+  // A 2 s window: an injected 429 also says Remaining: 0, and the client then paces to the window's end.
+  sandbox = await start({ port: 0, config: { job_rows_per_second: 5000, window_seconds: 2 } });
+  dispatcher = new Agent();
+});
+afterAll(async () => {
+  await dispatcher.close();
+  await sandbox.close();
+});
+beforeEach(() => sandbox.control.reset());
+
+async function act(inputs: Record<string, string>, options: { files?: Record<string, string>; ctx?: Partial<ContextLike>; payload?: Record<string, unknown>; key?: string } = {}): Promise<FakeCore> {
+  const { dir } = workspace(options.files ?? {});
+  const core = fakeCore({ 'api-key': options.key ?? KEY, 'base-url': sandbox.url, ...inputs });
+  await run({
+    core,
+    context: context(options.payload ?? RELEASE_EVENT, options.ctx),
+    env: { GITHUB_WORKSPACE: dir, GITHUB_REPOSITORY: 'acme/shop', DEPLOY_ENV: 'production' },
+    runtime: nodeRuntime({ dispatcher }),
+  });
+  return core;
+}
+
+const SEND = {
+  mode: 'send',
+  channel: 'email',
+  to: 'ann@example.com, bob@example.com',
+  subject: 'Released {{ event.release.tag_name }}',
+  body: '{{ event.release.name }} is out: {{ event.release.html_url }} ({{ env.DEPLOY_ENV }})',
+};
+
+test('send: renders the templates from the event, sends once per recipient, writes outputs and a masked summary', async () => {
+  const core = await act(SEND);
+  expect(core.failed).toBeUndefined();
+  expect(core.secrets).toEqual([KEY]);
+  expect(core.outputs.sent).toBe('2');
+  expect(core.outputs.failed).toBe('0');
+  expect(JSON.parse(core.outputs.ids)).toHaveLength(2);
+  expect(core.outputs['idempotency-key']).toMatch(/^gha-[0-9a-f]{48}$/);
+  const messages = sandbox.control.ledger().messages;
+  expect(messages.map((m) => m.to).sort()).toEqual(['ann@example.com', 'bob@example.com']);
+  expect(messages[0].subject).toBe('Released v1.2.0');
+  expect(messages[0].body).toBe('Spring release is out: https://github.com/acme/shop/releases/tag/v1.2.0 (production)');
+  expect(core.summaryText).toContain('| `a***@e***.com` | ✅ sent | `msg_');
+  expect(core.everything()).not.toContain('ann@example.com');
+  expect(core.everything()).not.toContain(KEY);
+  expect(core.logs.some((l) => /^Chunk 1\/1 \(2 recipients\): HTTP 200/.test(l))).toBe(true);
+});
+
+test('send: more than 100 recipients go out in chunks of 100, each with its own key, with progress lines', async () => {
+  const to = Array.from({ length: 250 }, (_, i) => `user${i}@example.com`).join('\n');
+  const core = await act({ ...SEND, to });
+  expect(core.outputs.sent).toBe('250');
+  expect(sandbox.control.ledger().messages).toHaveLength(250);
+  const keys = Object.keys(sandbox.control.summary().messages_by_idempotency_key);
+  const base = core.outputs['idempotency-key'];
+  expect(keys.map((k) => k.split('/')[1]).sort()).toEqual([0, 1, 2].map((n) => `${base}:chunk-${n}`));
+  expect(core.logs.filter((l) => /^Chunk \d\/3 \(\d+ recipients\): HTTP 200/.test(l))).toHaveLength(3);
+});
+
+test('re-running the job (same run id, attempt 2) sends nothing twice; the summary says so', async () => {
+  await act(SEND);
+  const rerun = await act(SEND, { ctx: { runAttempt: 2 } });
+  expect(rerun.failed).toBeUndefined();
+  expect(rerun.outputs.sent).toBe('2');
+  expect(sandbox.control.ledger().messages).toHaveLength(2);
+  expect(sandbox.control.summary().duplicates_detected).toBe(0);
+  expect(rerun.summaryText).toContain('♻️ already sent');
+  expect(rerun.summaryText).toContain('nothing was sent twice');
+  // A new run (another run id) is a new notification.
+  await act(SEND, { ctx: { runId: 7654321 } });
+  expect(sandbox.control.ledger().messages).toHaveLength(4);
+});
+
+test('an unresolved placeholder fails the step naming it, sends nothing, and still writes outputs', async () => {
+  const core = await act({ ...SEND, body: 'Released {{ event.release.tag }}' });
+  expect(core.failed).toMatch(/^Input "body": unresolved placeholder \{\{ event\.release\.tag \}\}: event\.release has no "tag" \(it has: tag_name/);
+  expect(core.outputs.sent).toBe('0');
+  expect(core.outputs.results).toBe('[]');
+  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(core.summaryText).toContain('[!CAUTION]');
+});
+
+test('recipients from a file: the column named after the channel, duplicates once', async () => {
+  const core = await act(
+    { mode: 'send', channel: 'whatsapp', to: '+4915100000001', 'to-file': 'team.csv', body: 'Deploy of {{ run.sha_short }} failed' },
+    { files: { 'team.csv': 'first_name,whatsapp,email\nAnn,+4915100000001,\nBob,+4915100000002,bob@example.com\nCid,,cid@example.com\n' } },
+  );
+  expect(core.failed).toBeUndefined();
+  expect(sandbox.control.ledger().messages.map((m) => m.to).sort()).toEqual(['+4915100000001', '+4915100000002']);
+  expect(core.logs).toContain('team.csv: 1 row(s) have no "to" or "whatsapp" value and are skipped.');
+  expect(core.everything()).not.toContain('+4915100000002');
+});
+
+const BATCH_CSV = 'channel,to,subject,body,name\nemail,ann@example.com,Hi {{ row.name }},Release {{ event.release.tag_name }},Ann\nwhatsapp,+4915100000001,Not allowed,Hello {{ row.name }},Bob\n\nemail,cid@example.com,,Plain,Cid\n';
+
+test('batch: rows from a CSV, row variables, an element refused by the service annotated at its line', async () => {
+  const core = await act({ mode: 'batch', file: 'data/messages.csv' }, { files: { 'data/messages.csv': BATCH_CSV } });
+  expect(core.outputs.sent).toBe('2');
+  expect(core.outputs.failed).toBe('1');
+  expect(core.failed).toMatch(/1 message\(s\) were refused/);
+  const ann = core.annotations.find((a) => a.level === 'error');
+  expect(ann?.properties).toMatchObject({ file: 'data/messages.csv', startLine: 3 });
+  expect(ann?.message).toContain('validation_failed');
+  expect(ann?.message).toContain('subject');
+  const results = JSON.parse(core.outputs.results) as { index: number; line: number; status: string; error?: { code: string; param?: string } }[];
+  expect(results.map((r) => [r.line, r.status])).toEqual([
+    [2, 'sent'],
+    [3, 'failed'],
+    [5, 'sent'],
+  ]);
+  expect(results[1].error).toMatchObject({ code: 'validation_failed', param: 'subject' });
+  const ledger = sandbox.control.ledger().messages;
+  expect(ledger.find((m) => m.to === 'ann@example.com')).toMatchObject({ subject: 'Hi Ann', body: 'Release v1.2.0' });
+  expect(core.summaryText).toContain('| Line (data/messages.csv) |');
+});
+
+test('batch with fail-on-error false: the refused element is a warning and the step succeeds', async () => {
+  const core = await act({ mode: 'batch', file: 'messages.csv', 'fail-on-error': 'false' }, { files: { 'messages.csv': BATCH_CSV } });
+  expect(core.failed).toBeUndefined();
+  expect(core.annotations.some((a) => a.level === 'warning' && a.properties?.startLine === 3)).toBe(true);
+  expect(core.outputs.failed).toBe('1');
+});
+
+test('batch: invalid rows are annotated at their lines and nothing is sent', async () => {
+  const yaml = 'messages:\n  - channel: email\n    to: ann@example.com\n    body: ok\n  - channel: email\n    body: no recipient\n  - channel: email\n    to: bob@example.com\n    body: "{{ row.nope }}"\n';
+  const core = await act({ mode: 'batch', file: 'm.yaml' }, { files: { 'm.yaml': yaml } });
+  expect(core.failed).toMatch(/^Input "file": 2 of 3 message\(s\) in m\.yaml are invalid \(first, line 5: missing to\)/);
+  expect(core.annotations.map((a) => [a.level, a.properties?.startLine])).toEqual([
+    ['error', 5],
+    ['error', 7],
+  ]);
+  expect(core.annotations[1].message).toContain('{{ row.nope }}');
+  expect(sandbox.control.ledger().requests).toBe(0);
+});
+
+const CONTACTS = 'first_name,email,whatsapp,vip\nAnn,ann@example.com,,true\nBob,,+4915100000002,false\nBad,not-an-email,,\nDee,dee@example.com,,\n';
+
+test('sync-contacts: imports, waits, reports the bad row at its line; an unchanged file is not imported twice', async () => {
+  const files = { 'contacts.csv': CONTACTS };
+  const core = await act({ mode: 'sync-contacts', file: 'contacts.csv' }, { files });
+  expect(core.outputs['job-status']).toBe('completed');
+  expect(core.outputs.queued).toBe('4');
+  expect(core.outputs.sent).toBe('3');
+  expect(core.outputs.failed).toBe('1');
+  expect(JSON.parse(core.outputs['job-ids'])).toHaveLength(1);
+  expect(core.failed).toMatch(/1 contact row\(s\) failed/);
+  const bad = core.annotations.find((a) => a.level === 'error');
+  expect(bad?.properties).toMatchObject({ file: 'contacts.csv', startLine: 4 });
+  expect(bad?.message).toContain('validation_failed');
+  expect(sandbox.control.ledger().contacts).toHaveLength(3);
+  expect(core.summaryText).toContain('| 3 | 4 | `n***l` | ❌ failed |');
+  expect(core.everything()).not.toContain('ann@example.com');
+
+  // Another run of the workflow with the same file: the import is replayed, no new job.
+  const again = await act({ mode: 'sync-contacts', file: 'contacts.csv', 'fail-on-error': 'false' }, { files, ctx: { runId: 999 } });
+  expect(again.outputs['idempotency-key']).toBe(core.outputs['idempotency-key']);
+  expect(again.outputs['job-ids']).toBe(core.outputs['job-ids']);
+  expect(sandbox.control.ledger().jobs).toHaveLength(1);
+  expect(again.summaryText).toContain('nothing was imported twice');
+  expect(again.failed).toBeUndefined();
+});
+
+test('sync-contacts: more than 1000 contacts make jobs of ≤1000; no wait leaves them queued', async () => {
+  const rows = Array.from({ length: 2300 }, (_, i) => `C${i},c${i}@example.com`).join('\n');
+  const core = await act({ mode: 'sync-contacts', file: 'big.csv', wait: 'false' }, { files: { 'big.csv': `first_name,email\n${rows}\n` } });
+  expect(core.failed).toBeUndefined();
+  expect(core.outputs['job-status']).toBe('queued');
+  expect(JSON.parse(core.outputs['job-ids'])).toHaveLength(3);
+  expect(sandbox.control.ledger().jobs.map((j) => j.total)).toEqual([1000, 1000, 300]);
+  expect(core.summaryText).toContain('| 1002–2001 |');
+
+  // job mode: wait for one of them by id.
+  const jobId = (JSON.parse(core.outputs['job-ids']) as string[])[2];
+  const job = await act({ mode: 'job', 'job-id': jobId, 'wait-timeout': '30' });
+  expect(job.failed).toBeUndefined();
+  expect(job.outputs['job-status']).toBe('completed');
+  expect(job.outputs.sent).toBe('300');
+});
+
+test('job mode: an unknown id and a malformed id fail naming job-id', async () => {
+  const missing = await act({ mode: 'job', 'job-id': 'job_doesnotexist' });
+  expect(missing.failed).toMatch(/^Input "job-id": resource_not_found/);
+  const malformed = await act({ mode: 'job', 'job-id': 'msg_123' });
+  expect(malformed.failed).toBe('Input "job-id": must be a job id (job_…), got "msg_123".');
+});
+
+test('an authentication failure fails the step even with fail-on-error false, and never shows the key', async () => {
+  const core = await act({ ...SEND, 'fail-on-error': 'false' }, { key: 'sk_test_demo_revoked' });
+  expect(core.failed).toMatch(/^api_key_revoked: .*issue a new key/);
+  expect(core.outputs.failed).toBe('2');
+  expect(core.everything()).not.toContain('sk_test_demo_revoked');
+});
+
+test('dry run: validates and renders, writes the summary, calls nothing (no key needed)', async () => {
+  const core = await act({ ...SEND, 'dry-run': 'true', 'api-key': '' }, { key: '' });
+  expect(core.failed).toBeUndefined();
+  expect(core.summaryText).toContain('(dry run: nothing was sent)');
+  expect(core.summaryText).toContain('**Subject:** Released v1.2.0');
+  expect(core.summaryText).toContain('🧪 dry run');
+  expect(core.outputs['idempotency-key']).toMatch(/^gha-/);
+  expect(sandbox.control.ledger().requests).toBe(0);
+});
+
+test('a 429 storm is ridden out by the client; the summary counts the waits', async () => {
+  sandbox.control.addFault({ route: 'POST /v1/messages', kind: 'rate_limit_429', count: 3, retry_after: 1 });
+  const core = await act(SEND);
+  expect(core.failed).toBeUndefined();
+  expect(core.outputs.sent).toBe('2');
+  expect(sandbox.control.ledger().messages).toHaveLength(2);
+  expect(core.summaryText).toMatch(/Waited 3 time\(s\) for the rate window/);
+}, 30000);

@@ -1,0 +1,161 @@
+/** The action's pure parts: template rendering, masking, data files with lines, inputs, summary. */
+import { detectFormat, parseRecords } from '../../action/src/data-files.ts';
+import { maskEmail, maskPhone, maskRecipient, maskText } from '../../action/src/mask.ts';
+import { MAX_RESULTS_BYTES, MAX_SUMMARY_BYTES, newReport, resultsJson, summaryMarkdown } from '../../action/src/report.ts';
+import { placeholdersOf, render, TemplateError } from '../../action/src/template.ts';
+import { templateScope } from '../../action/src/context.ts';
+import { InputError, readInputs, splitList } from '../../action/src/inputs.ts';
+import { context, fakeCore, RELEASE_EVENT } from './helpers.ts';
+
+describe('template renderer', () => {
+  const scope = templateScope(context(RELEASE_EVENT), { GITHUB_REPOSITORY: 'acme/shop', DEPLOY_ENV: 'prod' });
+
+  test('renders event, repo, run and env variables', () => {
+    const out = render('{{ event.release.tag_name }} of {{repo.full_name}} ({{ run.url }}) to {{ env.DEPLOY_ENV | upper }} by {{ run.actor }} @ {{ run.sha_short }}', scope, 'body');
+    expect(out).toBe('v1.2.0 of acme/shop (https://github.com/acme/shop/actions/runs/1234567) to PROD by octocat @ abcdef0');
+  });
+
+  test('brackets, indexes, default and json filters, escapes', () => {
+    const s = { ...scope, row: { 'first name': 'Ann', list: [{ a: 1 }] } };
+    expect(render("{{ row['first name'] }} {{ row.list[0].a }} {{ row.missing | default: \"n/a\" }} {{ row.list | json }} \\{{ literal }}", s, 'x')).toBe('Ann 1 n/a [{"a":1}] {{ literal }}');
+    expect(render('{{ run.ref_name }}', scope, 'x')).toBe('v1.2.0');
+  });
+
+  test('an unresolved placeholder fails, naming it and what is there; all are reported at once', () => {
+    let error: TemplateError | undefined;
+    try {
+      render('{{ event.release.tag_nam }} and {{ nope.x }} and {{ env.MISSING }}', scope, 'input "body"');
+    } catch (e) {
+      error = e as TemplateError;
+    }
+    expect(error).toBeInstanceOf(TemplateError);
+    expect(error!.placeholders).toEqual(['event.release.tag_nam', 'nope.x', 'env.MISSING']);
+    expect(error!.message).toContain('input "body": unresolved placeholder {{ event.release.tag_nam }}: event.release has no "tag_nam" (it has: tag_name');
+    expect(error!.message).toContain('unknown variable "nope" (known: event, repo, run, env)');
+    // env keys are not listed (names of secrets would leak into logs).
+    expect(error!.message).toMatch(/env has no "MISSING"(?! \()/);
+  });
+
+  test('null and empty values are unresolved unless a default is given; bad syntax names the placeholder', () => {
+    const s = { ...scope, row: { a: null, b: '' } };
+    expect(() => render('{{ row.a }}', s, 'x')).toThrow('row.a is null');
+    expect(() => render('{{ row.b }}', s, 'x')).toThrow('row.b is empty');
+    expect(render('{{ row.a | default: "-" }}', s, 'x')).toBe('-');
+    expect(() => render('{{ 1+1 }}', s, 'x')).toThrow('is not a valid placeholder');
+    expect(() => render('{{ row.a | shout }}', s, 'x')).toThrow('unknown filter');
+    expect(placeholdersOf('a {{ x.y }} \\{{ z }} {{w}}')).toEqual(['x.y', 'w']);
+  });
+});
+
+describe('masking', () => {
+  test('e-mail addresses and phone numbers', () => {
+    expect(maskEmail('jane.doe@example.com')).toBe('j***@e***.com');
+    expect(maskPhone('+4915112345678')).toBe('+49*********78');
+    expect(maskRecipient('+49 151 1234 5678')).toBe('+49*********78');
+    expect(maskRecipient('someone')).toBe('s***e');
+  });
+
+  test('free text: addresses and international numbers anywhere, known values verbatim; ids untouched', () => {
+    const text = 'to "jane@example.com" and +49 151 12345678 failed; msg_0123456789 job_42 2026-01-01T00:00:00Z weird-id';
+    const out = maskText(text, ['weird-id']);
+    expect(out).not.toContain('jane@example.com');
+    expect(out).not.toContain('151 12345678');
+    expect(out).toContain('msg_0123456789');
+    expect(out).toContain('2026-01-01T00:00:00Z');
+    expect(out).toContain('w***d');
+  });
+});
+
+describe('data files remember their lines', () => {
+  test('CSV: header, comments, blank lines, quoted multi-line cells, empty cells left out, true/false', () => {
+    const csv = 'first_name,email,vip\n# a comment\nAnn,ann@example.com,true\n\nBob,"bob\n@example.com",\nCid,,false\n';
+    const records = parseRecords(csv, 'csv', ['contacts'], 'contact');
+    expect(records.map((r) => r.line)).toEqual([3, 5, 7]);
+    expect(records[0].value).toEqual({ first_name: 'Ann', email: 'ann@example.com', vip: true });
+    expect(records[2].value).toEqual({ first_name: 'Cid', vip: false });
+  });
+
+  test('CSV errors carry the line', () => {
+    expect(() => parseRecords('a,b\n1,2\n1,2,3\n', 'csv', [], 'x')).toThrow(expect.objectContaining({ line: 3 }));
+  });
+
+  test('JSON: root array or an object key; lines of each element; strings with brackets do not confuse it', () => {
+    const json = '{\n  "note": "[not, this]",\n  "messages": [\n    {"to": "a@x.io", "body": "]}{,"},\n\n    {\n      "to": "b@x.io"\n    }\n  ]\n}\n';
+    expect(parseRecords(json, 'json', ['messages'], 'message').map((r) => r.line)).toEqual([4, 6]);
+    expect(parseRecords('[{"a":1},\n{"a":2}]', 'json', ['messages'], 'message').map((r) => r.line)).toEqual([1, 2]);
+    expect(() => parseRecords('[{"a":1},\n 3]', 'json', [], 'message')).toThrow('line 2: each message must be an object');
+    expect(() => parseRecords('[\n{"a":1},\n{"a":2,}\n]', 'json', [], 'message')).toThrow(expect.objectContaining({ line: 3 }));
+  });
+
+  test('YAML: sequences with lines; phone numbers stay text (failsafe), true/false become booleans', () => {
+    const yaml = 'contacts:\n  - first_name: Ann\n    whatsapp: +4915112345678\n    vip: true\n  # comment\n  - first_name: Bob\n';
+    const records = parseRecords(yaml, 'yaml', ['contacts'], 'contact');
+    expect(records.map((r) => r.line)).toEqual([2, 6]);
+    expect(records[0].value).toEqual({ first_name: 'Ann', whatsapp: '+4915112345678', vip: true });
+    expect(() => parseRecords('contacts:\n  - a: [\n', 'yaml', ['contacts'], 'contact')).toThrow(/YAML/);
+  });
+
+  test('text: one value a line, comments skipped', () => {
+    expect(parseRecords('# team\na@x.io\n\n+4915112345678\n', 'text', [], 'r')).toEqual([
+      { line: 2, value: { value: 'a@x.io' } },
+      { line: 4, value: { value: '+4915112345678' } },
+    ]);
+    expect(detectFormat('x/contacts.yml', 'auto')).toBe('yaml');
+    expect(detectFormat('x/contacts.csv', 'json')).toBe('json');
+    expect(() => detectFormat('x/contacts.xlsx', 'auto')).toThrow('set file-format');
+  });
+});
+
+describe('inputs', () => {
+  test('splitList takes lines, commas and semicolons', () => {
+    expect(splitList('a@x.io, b@x.io\n+4915112345678;\n# not me\n')).toEqual(['a@x.io', 'b@x.io', '+4915112345678']);
+  });
+
+  test.each([
+    [{ mode: 'shout' }, 'mode'],
+    [{ 'dry-run': 'yes' }, 'dry-run'],
+    [{ 'base-url': 'http://example.com/v1' }, 'base-url'],
+    [{ 'base-url': '' }, 'base-url'],
+    [{ 'wait-timeout': 'soon' }, 'wait-timeout'],
+    [{ 'idempotency-key': 'has space' }, 'idempotency-key'],
+    [{ 'file-format': 'xls' }, 'file-format'],
+    [{ 'fail-on-error': '' }, 'fail-on-error'],
+  ])('invalid %j names the input', (given, name) => {
+    const core = fakeCore({ 'base-url': 'https://api.example.com/v1', ...given });
+    expect(() => readInputs(core, {}, 'sk_test')).toThrow(new RegExp(`^Input "${name}"`));
+    try {
+      readInputs(core, {}, 'sk_test');
+    } catch (e) {
+      expect(e).toBeInstanceOf(InputError);
+      expect((e as InputError).input).toBe(name);
+    }
+  });
+
+  test('base URL and key fall back to the environment; dry run needs neither', () => {
+    const s = readInputs(fakeCore(), { MESSAGING_BASE_URL: 'https://api.example.com/v1/' }, 'k');
+    expect(s.baseUrl).toBe('https://api.example.com/v1');
+    expect(() => readInputs(fakeCore({ 'base-url': 'https://api.example.com/v1' }), {}, '')).toThrow('Input "api-key"');
+    expect(readInputs(fakeCore({ 'dry-run': 'true' }), {}, '').dryRun).toBe(true);
+  });
+});
+
+describe('report', () => {
+  test('results output is cut under 512 KiB with a marker; replays are sent', () => {
+    const rows = Array.from({ length: 20000 }, (_, i) => ({ index: i, line: i + 2, status: 'failed', error: { code: 'validation_failed', message: 'x'.repeat(40) } }));
+    const json = resultsJson(rows);
+    expect(json.length).toBeLessThan(MAX_RESULTS_BYTES);
+    const parsed = JSON.parse(json) as { truncated?: boolean; omitted?: number }[];
+    expect(parsed[parsed.length - 1]).toEqual({ truncated: true, omitted: 20000 - (parsed.length - 1) });
+  });
+
+  test('summary is a table, cut well under 1 MiB, cells escaped', () => {
+    const report = newReport('batch', false);
+    report.sent = 1;
+    report.rows = Array.from({ length: 5000 }, (_, i) => ({ index: i, line: i + 2, recipient: 'a***@e***.io', status: 'failed', error: { code: 'validation_failed', message: 'bad | <b>x</b>\nnext '.repeat(10) } }));
+    const md = summaryMarkdown(report);
+    expect(Buffer.byteLength(md)).toBeLessThan(MAX_SUMMARY_BYTES + 4096);
+    expect(md).toContain('more rows not shown');
+    expect(md).toContain('bad \\| &lt;b&gt;x&lt;/b&gt; next');
+    expect(md).not.toContain('<b>');
+  });
+});
