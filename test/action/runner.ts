@@ -1,0 +1,124 @@
+/**
+ * Runs the built action (action/dist/index.js) exactly as the runner does: Node 24 as a child process,
+ * inputs as INPUT_<NAME> (upper-cased, hyphens kept) including action.yml's defaults, GITHUB_* env, temp
+ * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, a workspace with data files and an event JSON.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, withDefaults, workspace } from './helpers.ts';
+
+export const DIST = join(ROOT, 'action', 'dist', 'index.js');
+
+export interface StepResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  workspace: string;
+  ms: number;
+}
+
+/** Parses the GITHUB_OUTPUT file (`name<<delimiter` … `delimiter` blocks, or `name=value` lines). */
+export function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(lines[i]);
+    if (heredoc) {
+      const value: string[] = [];
+      for (i++; i < lines.length && lines[i] !== heredoc[2]; i++) value.push(lines[i]);
+      outputs[heredoc[1]] = value.join('\n');
+    } else if (lines[i].includes('=')) {
+      const at = lines[i].indexOf('=');
+      outputs[lines[i].slice(0, at)] = lines[i].slice(at + 1);
+    }
+  }
+  return outputs;
+}
+
+export interface StepOptions {
+  files?: Record<string, string>;
+  /** Reuse a workspace (and its files). */
+  workspaceDir?: string;
+  event?: unknown;
+  eventName?: string;
+  env?: Record<string, string>;
+  runId?: string;
+  runAttempt?: string;
+  script?: string;
+}
+
+export function runStep(inputs: Record<string, string>, options: StepOptions = {}): Promise<StepResult> {
+  const ws = options.workspaceDir ? { dir: options.workspaceDir, eventPath: join(options.workspaceDir, '..', `${Date.now()}-${Math.random()}.json`) } : workspace(options.files ?? {});
+  writeFileSync(ws.eventPath, JSON.stringify(options.event ?? {}));
+  const temp = mkdtempSync(join(tmpdir(), 'runner-'));
+  const outputFile = join(temp, 'output');
+  const summaryFile = join(temp, 'summary');
+  writeFileSync(outputFile, '');
+  writeFileSync(summaryFile, '');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? temp,
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_WORKSPACE: ws.dir,
+    GITHUB_EVENT_PATH: ws.eventPath,
+    GITHUB_EVENT_NAME: options.eventName ?? 'release',
+    GITHUB_REPOSITORY: 'acme/shop',
+    GITHUB_REPOSITORY_OWNER: 'acme',
+    GITHUB_RUN_ID: options.runId ?? '4242',
+    GITHUB_RUN_NUMBER: '17',
+    GITHUB_RUN_ATTEMPT: options.runAttempt ?? '1',
+    GITHUB_JOB: 'notify',
+    GITHUB_ACTION: 'relay',
+    GITHUB_WORKFLOW: 'Release',
+    GITHUB_ACTOR: 'octocat',
+    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+    GITHUB_REF: 'refs/tags/v1.2.0',
+    GITHUB_REF_NAME: 'v1.2.0',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_API_URL: 'https://api.github.com',
+    RUNNER_TEMP: temp,
+    RUNNER_OS: 'Linux',
+    ...options.env,
+  };
+  for (const [name, value] of Object.entries(withDefaults(inputs))) env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(process.execPath, [options.script ?? DIST], { env, cwd: ws.dir, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({
+        code,
+        stdout,
+        stderr,
+        outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
+        summary: readFileSync(summaryFile, 'utf8'),
+        workspace: ws.dir,
+        ms: Date.now() - started,
+      });
+    });
+  });
+}
+
+/** stdout without the `::add-mask::` command lines (where the runner learns what to mask). */
+export function stdoutWithoutMaskCommands(stdout: string): string {
+  return stdout
+    .split('\n')
+    .filter((l) => !l.startsWith('::add-mask::'))
+    .join('\n');
+}
+
+/** The key must appear nowhere the user can see: outputs, summary, stdout (but ::add-mask::), stderr. */
+export function leaks(result: StepResult, secret: string): string[] {
+  const where: string[] = [];
+  if (stdoutWithoutMaskCommands(result.stdout).includes(secret)) where.push('stdout');
+  if (result.stderr.includes(secret)) where.push('stderr');
+  if (Object.values(result.outputs).some((v) => v.includes(secret))) where.push('outputs');
+  if (result.summary.includes(secret)) where.push('summary');
+  return where;
+}
