@@ -1,0 +1,34 @@
+/**
+ * `npm run lint` (eslint.config.mjs: n8n's community-node rules on what ships, typescript-eslint elsewhere)
+ * and `npm run lint:package` (build + npm pack + the package rules + @n8n/scan-community-package's
+ * analyzePackage on the packed tarball and on the sources) must both pass: `npm test` covers them.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+// Without NODE_ENV: under Jest it is "test", which makes eslint-plugin-n8n-nodes-base treat every file
+// as a node file (its own test mode); n8n's verification runs without it.
+const { NODE_ENV: _jestNodeEnv, ...parentEnv } = process.env;
+const env = { ...parentEnv, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
+
+function npmRun(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		execFile('npm', ['run', '--silent', script], { cwd: root, env, maxBuffer: 32 * 1024 * 1024, timeout: 240_000 }, (error, stdout, stderr) => {
+			resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+		});
+	});
+}
+
+test('npm run lint passes (n8n community-node rules on nodes/, credentials/, src/; typescript-eslint elsewhere)', async () => {
+	const result = await npmRun('lint');
+	if (result.code !== 0) throw new Error(`npm run lint failed:\n${result.stdout}\n${result.stderr}`);
+}, 240_000);
+
+test('npm run lint:package passes: package rules, the scanner on the packed tarball and on the sources', async () => {
+	const result = await npmRun('lint:package');
+	const summary = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}');
+	if (result.code !== 0 || !summary.ok) throw new Error(`npm run lint:package failed:\n${result.stdout}\n${result.stderr}`);
+	expect(summary).toMatchObject({ ok: true, packageProblems: [], tarballScan: true, sourceScan: true });
+	expect(summary.jsFiles).toBeGreaterThan(20);
+}, 240_000);
