@@ -140,7 +140,9 @@ export class RequestSender {
       if (response) {
         const receivedAt = runtime.now();
         const rateLimit = parseRateLimitHeaders(response.headers, receivedAt);
-        limiter.settle(rateLimit, sentAt, receivedAt);
+        // A refused call (429) is governed by its Retry-After alone: its Remaining would hold the key
+        // until the window's end even when the service says to come back sooner.
+        limiter.settle(response.status === 429 ? { ...rateLimit, remaining: undefined } : rateLimit, sentAt, receivedAt);
         const requestId = response.headers['x-request-id'];
         if (response.status >= 200 && response.status < 300) {
           try {
