@@ -4,13 +4,11 @@
  * keep-alive connections for a fixed number of requests per scenario, and prints requests/s and latency.
  * Options: --in-process (start the sandbox in this process instead), --quick (a tenth of the requests).
  */
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { start } from '../sandbox/server.ts';
+import { startSandboxProcess } from './sandbox-process.ts';
 
 const args = new Set(process.argv.slice(2));
 const SCALE = args.has('--quick') ? 0.1 : 1;
@@ -21,26 +19,7 @@ const CONFIG = {
 };
 
 async function startChild(): Promise<{ origin: string; child: ChildProcess }> {
-  const dir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
-  const file = join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify(CONFIG));
-  const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', join(process.cwd(), 'sandbox', 'cli.ts'), '--port', '0', '--config', file], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const t = setTimeout(() => reject(new Error(`sandbox did not start: ${out}`)), 15000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening: (http:\/\/\S+)\/v1/.exec(out);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1]!);
-      }
-    });
-    child.on('exit', (c) => reject(new Error(`sandbox exited with ${c}: ${out}`)));
-  });
-  return { origin: url, child };
+  return startSandboxProcess(CONFIG);
 }
 
 interface Scenario {

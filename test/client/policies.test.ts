@@ -51,7 +51,7 @@ test('§8 pacing: a single process spends no 429 and waits exactly until the win
 
 test('§8 429 honours Retry-After and the retry carries the same Idempotency-Key', async () => {
   let calls = 0;
-  const v = virtualRuntime((req, now) => {
+  const v = virtualRuntime((_req, now) => {
     calls += 1;
     if (calls === 1) return json(429, { error: { type: 'rate_limit_error', code: 'rate_limit_exceeded', message: 'x' } }, { 'retry-after': '7', 'x-request-id': 'req_1' });
     return json(200, { data: [{ index: 0, id: 'msg_1' }] }, { 'x-request-id': `req_${calls}`, date: new Date(now).toUTCString() });

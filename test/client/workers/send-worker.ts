@@ -26,10 +26,15 @@ runtime.transport = async (req) => {
 
 const client = new MessagingClient({ baseUrl, apiKey, runtime, concurrency: 1, maxWaitMs: 120_000 });
 const messages = Array.from({ length: count }, (_, i) => ({ channel: 'email', to: `w${worker}-${i}@example.com`, body: `w${worker}-${i}` }));
-const results = [];
-// One logical send per batch-sized slice, so the processes interleave call by call.
-for (let offset = 0; offset < count; offset += batchSize) {
-  const out = await client.messages.sendBatch(messages.slice(offset, offset + batchSize), { idempotencyKey: `worker-${worker}-${offset}` });
-  for (const r of out.results) results.push({ index: offset + r.index, status: r.status, id: r.status === 'sent' ? r.id : undefined, code: r.status === 'sent' ? undefined : r.error.code });
+
+async function main(): Promise<void> {
+  const results = [];
+  // One logical send per batch-sized slice, so the processes interleave call by call.
+  for (let offset = 0; offset < count; offset += batchSize) {
+    const out = await client.messages.sendBatch(messages.slice(offset, offset + batchSize), { idempotencyKey: `worker-${worker}-${offset}` });
+    for (const r of out.results) results.push({ index: offset + r.index, status: r.status, id: r.status === 'sent' ? r.id : undefined, code: r.status === 'sent' ? undefined : r.error.code });
+  }
+  process.stdout.write(JSON.stringify({ worker, results, wire }));
 }
-process.stdout.write(JSON.stringify({ worker, results, wire }));
+
+void main();
