@@ -1,0 +1,138 @@
+/**
+ * The Messaging Service node inside a REAL n8n 2.41.1 (another OS process): our package is built and
+ * packed, installed as n8n's community-package installer does, a credential (sandbox URL + demo key) and
+ * the example workflow (examples/n8n-workflow.json: Manual Trigger → Code → Send Batch with the error
+ * output; Code → Contact Import with Wait → Contact Get Many) are imported, and `n8n execute` runs it
+ * against a sandbox this test starts on 127.0.0.1. Set RELAY_SKIP_N8N_E2E=1 to skip (first run installs
+ * the n8n host: minutes).
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start } from '../../../sandbox/server.ts';
+import type { Sandbox } from '../../../sandbox/server.ts';
+import {
+	createN8nHome,
+	ensureHost,
+	executeWorkflow,
+	importCredentials,
+	importWorkflow,
+	killAll,
+	outputItems,
+	repoRoot,
+	run,
+	type N8nCredential,
+	type N8nHome,
+	type N8nWorkflow,
+} from './n8n-harness.ts';
+
+const PACKAGE = 'n8n-nodes-messaging-service';
+const MINUTES = 60_000;
+const skip = process.env.RELAY_SKIP_N8N_E2E === '1';
+const describeE2e = skip ? describe.skip : describe;
+
+describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
+	let sb: Sandbox;
+	let work: string;
+	let tarball: string;
+	let home: N8nHome | undefined;
+	const timings: Record<string, number> = {};
+	const time = async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
+		const t = Date.now();
+		try {
+			return await fn();
+		} finally {
+			timings[label] = Date.now() - t;
+		}
+	};
+
+	beforeAll(async () => {
+		await time('ensureHost', () => ensureHost());
+		sb = await start({ port: 0, host: '127.0.0.1', config: { job_rows_per_second: 2000 } });
+		work = await mkdtemp(join(tmpdir(), 'n8n-node-e2e-'));
+		// Build + npm pack under the repo's build lock (the lint test packs too).
+		const packed = await time('build+pack', () =>
+			run(join(repoRoot(), 'node_modules', '.bin', 'node'), [join(repoRoot(), 'scripts', 'lint-package.mjs'), '--pack-only', '--out', work], { cwd: repoRoot(), timeoutMs: 6 * MINUTES }),
+		);
+		if (packed.code !== 0) throw new Error(`build/pack failed:\n${packed.stderr}`);
+		tarball = JSON.parse(packed.stdout.trim().split('\n').at(-1)!).tarball;
+		home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
+	}, 20 * MINUTES);
+
+	afterAll(async () => {
+		await killAll();
+		await sb?.close();
+		await home?.cleanup();
+		if (work) await rm(work, { recursive: true, force: true });
+		console.log(`n8n node e2e timings (ms): ${JSON.stringify(timings)}`);
+	});
+
+	test(
+		'example workflow: Send Batch routes invalid items to the error output, Contact Import waits, Get Many lists',
+		async () => {
+			const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
+			credential.data = { ...credential.data, baseUrl: sb.url };
+			await time('importCredentials', () => importCredentials(home!, [credential]));
+			const example = JSON.parse(readFileSync(join(repoRoot(), 'examples', 'n8n-workflow.json'), 'utf8')) as N8nWorkflow;
+			await time('importWorkflow', () => importWorkflow(home!, { ...example, id: 'msgExampleWf' }));
+
+			const result = await time('execute', () => executeWorkflow(home!, 'msgExampleWf', { timeoutMs: 4 * MINUTES }));
+			const { runData } = result;
+
+			// Send Batch: 6 messages sent, 2 items on the error output, each paired with its input item.
+			const sent = outputItems(runData, 'Send Batch', 0);
+			const failed = outputItems(runData, 'Send Batch', 1);
+			expect(sent.map((j) => j.to)).toEqual(['ada@example.com', 'grace@example.com', '+4915112345678', 'alan@example.com', 'barbara@example.com', '+4915187654321']);
+			expect(sent.every((j) => typeof j.id === 'string' && (j.id as string).startsWith('msg_'))).toBe(true);
+			expect(failed).toHaveLength(2);
+			expect(failed[0]!.error).toMatch(/^validation_failed: .* — item 3$/);
+			expect(failed[1]!.error).toMatch(/^validation_failed: .* — item 5$/);
+			expect(failed.map((j) => (j.details as Record<string, unknown>).param)).toEqual(['to', 'to']);
+			const errorRun = runData['Send Batch']!.at(-1);
+			expect(errorRun.data.main[1].map((item: { pairedItem: { item: number } }) => item.pairedItem.item)).toEqual([3, 5]);
+			// n8n delivered them down the two branches.
+			expect(outputItems(runData, 'Sent')).toHaveLength(6);
+			expect(outputItems(runData, 'Failed').map((j) => j.name)).toEqual(['Broken', 'Short Number']);
+
+			// Contact Import with Wait: one summary, the refused row mapped back to its item.
+			const [summary] = outputItems(runData, 'Import Contacts');
+			expect(summary).toMatchObject({ completed: true, totals: { contacts: 26, processed: 26, failed: 1, jobs: 1, completedJobs: 1 } });
+			expect((summary!.rowErrors as Array<Record<string, unknown>>).map((r) => [r.itemIndex, r.code])).toEqual([[25, 'validation_failed']]);
+			const listed = outputItems(runData, 'List Contacts');
+			expect(listed).toHaveLength(25);
+
+			// The service's ledger: exactly what the outputs say, no duplicates.
+			const ledger = sb.control.ledger();
+			expect(ledger.messages.map((m) => m.id).sort()).toEqual(sent.map((j) => j.id).sort());
+			expect(ledger.contacts).toHaveLength(25);
+			expect(sb.control.summary().duplicates_detected).toBe(0);
+			// The key never shows in the run n8n printed.
+			expect(result.stdout).not.toContain('sk_test_demo_ok');
+		},
+		10 * MINUTES,
+	);
+
+	test(
+		'a revoked key fails the node with the code, the remedy and the item index; the key is not printed',
+		async () => {
+			await importCredentials(home!, [{ id: 'msgRevokedCred', name: 'Messaging Service (revoked)', type: 'messagingServiceApi', data: { apiKey: 'sk_test_demo_revoked', baseUrl: sb.url } }]);
+			const credentials = { messagingServiceApi: { id: 'msgRevokedCred', name: 'Messaging Service (revoked)' } };
+			await importWorkflow(home!, {
+				id: 'msgRevokedWf',
+				name: 'revoked key',
+				nodes: [
+					{ id: 'r0', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					{ id: 'r1', name: 'Account', type: `${PACKAGE}.messagingService`, typeVersion: 1, position: [220, 0], parameters: { resource: 'account', operation: 'get' }, credentials },
+				],
+				connections: { Start: { main: [[{ node: 'Account', type: 'main', index: 0 }]] } },
+				settings: { executionOrder: 'v1' },
+			});
+			const result = await time('execute (revoked)', () => executeWorkflow(home!, 'msgRevokedWf', { allowFailure: true }));
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toMatch(/^api_key_revoked: .*issue a new key\..* — item 0$/);
+			expect(result.stdout + result.stderr).not.toContain('sk_test_demo_revoked');
+		},
+		5 * MINUTES,
+	);
+});
