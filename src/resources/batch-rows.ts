@@ -41,15 +41,16 @@ export function mapRows<T>(chunk: Chunk<T>, data: unknown, call: CallInfo): Item
       results[i] = { index, status: 'failed', error: elementError(row.error, call), wholeCall: false, call };
     }
   }
-  return Array.from(results, (result, i) =>
-    result ?? {
+  for (let i = 0; i < results.length; i++) {
+    results[i] ??= {
       index: chunk.offset + i,
-      status: 'failed' as const,
+      status: 'failed',
       error: transportError(`The service's answer had no row for element ${i} of chunk ${chunk.chunk}; its outcome is unknown (a retry with the same idempotency key settles it).`, 200, call.requestId),
       wholeCall: true,
       call,
-    },
-  );
+    };
+  }
+  return results as ItemResult[];
 }
 
 /** Every input of a chunk whose call failed as a whole. */
