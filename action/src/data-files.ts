@@ -2,9 +2,10 @@
  * Repository data files (CSV, JSON, YAML, plain text) read into records that remember their line, so
  * a bad row can be annotated at `file:line`.
  */
-import { parse as parseCsv } from 'csv-parse/sync';
-import { LineCounter, isMap, isSeq, parseDocument } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
+
+// csv-parse and yaml are loaded on first use (ncc puts them in chunks of their own): a send with
+// inline recipients, the most common step, never parses them (bench/action-startup.ts).
 
 export type DataFormat = 'csv' | 'json' | 'yaml' | 'text';
 
@@ -117,7 +118,7 @@ function csvValue(value: string): unknown {
  * Reads the records of a data file. `keys` are the object keys a JSON/YAML file may hold its list under
  * (e.g. `messages`); `what` names one record in messages. Plain text gives `{ value: line }` records.
  */
-export function parseRecords(text: string, format: DataFormat, keys: readonly string[], what: string): DataRecord[] {
+export async function parseRecords(text: string, format: DataFormat, keys: readonly string[], what: string): Promise<DataRecord[]> {
   if (format === 'text') {
     const records: DataRecord[] = [];
     text.split(/\r?\n/).forEach((raw, i) => {
@@ -127,6 +128,7 @@ export function parseRecords(text: string, format: DataFormat, keys: readonly st
     return records;
   }
   if (format === 'csv') {
+    const { parse: parseCsv } = await import('csv-parse/sync');
     let rows: { record: Record<string, string>; info: { lines: number } }[];
     try {
       rows = parseCsv(text, { columns: true, info: true, bom: true, skip_empty_lines: true, trim: true, comment: '#', comment_no_infix: true }) as typeof rows;
@@ -162,6 +164,7 @@ export function parseRecords(text: string, format: DataFormat, keys: readonly st
     });
   }
   if (format === 'yaml') {
+    const { LineCounter, isMap, isSeq, parseDocument } = await import('yaml');
     const lineCounter = new LineCounter();
     // failsafe: every scalar is text (`+4915…` stays a phone number, not an integer); then exact
     // true/false become booleans and empty values are left out, as in CSV.

@@ -1,11 +1,17 @@
 /**
- * Entry point of the bundle (action/dist/index.js): the real @actions/core and the runner's context.
- * The context is read from GITHUB_EVENT_PATH and GITHUB_* by context.ts — the same fields as
- * @actions/github's `context` — because importing @actions/github for it alone costs ~1 MB of bundle
- * (Octokit, a second http-client and undici 6); see bench/action-startup.ts.
+ * Entry point of the bundle (action/dist/index.js). Three choices, each measured by
+ * bench/action-startup.ts (numbers in the README):
+ * - core: `coreLite`, @actions/core's own command / file-command / summary modules without its entry
+ *   module, which eagerly loads the OIDC client, @actions/http-client and undici 6;
+ * - context: read from GITHUB_EVENT_PATH and GITHUB_* by context.ts — the fields of @actions/github's
+ *   `context` — instead of importing @actions/github (Octokit, a second http-client, undici 6);
+ * - runtime: Node's built-in fetch (fetch-runtime.ts) instead of bundling the undici 8 package.
+ * main.ts takes any `core`/context/runtime of the same shape: `import * as core from '@actions/core'`
+ * and `import { context } from '@actions/github'` drop in unchanged.
  */
-import * as core from '@actions/core';
 import { readContext } from './context.ts';
+import { coreLite } from './core-lite.ts';
+import { fetchRuntime } from './fetch-runtime.ts';
 import { run } from './main.ts';
 
-await run({ core, context: readContext(process.env) });
+await run({ core: coreLite, context: readContext(process.env), runtime: fetchRuntime() });

@@ -4,7 +4,6 @@
  */
 import { ApiError, describeError, MessagingClient } from '../../src/index.ts';
 import type { ClientEvent, Runtime } from '../../src/index.ts';
-import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
 import { runInfo, templateScope } from './context.ts';
 import { InputError, readApiKey, readInputs } from './inputs.ts';
 import { maskText } from './mask.ts';
@@ -20,8 +19,8 @@ export interface RunDependencies {
   context: ContextLike;
   /** Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Default: the undici runtime of the shared layer. Tests may pass their own (e.g. a fake clock). */
-  runtime?: Runtime;
+  /** HTTP, timers and clock for the shared client: index.ts passes fetchRuntime(); tests may pass the undici one. */
+  runtime: Runtime;
 }
 
 function seconds(ms: number): string {
@@ -86,7 +85,7 @@ export async function run(deps: RunDependencies): Promise<void> {
         (client ??= new MessagingClient({
           baseUrl: settings.baseUrl,
           apiKey: settings.apiKey,
-          runtime: withProgress(deps.runtime ?? nodeRuntime(), core, chunkKeys),
+          runtime: withProgress(deps.runtime, core, chunkKeys),
           maxWaitMs: settings.maxRateLimitWaitMs,
           userAgent: USER_AGENT,
           onEvent,

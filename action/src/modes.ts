@@ -59,11 +59,11 @@ function readWorkspaceFile(ctx: ModeContext, input: string, path: string): Loade
   }
 }
 
-function readRecords(ctx: ModeContext, input: string, path: string, keys: string[], what: string): { file: LoadedFile; records: DataRecord[] } {
+async function readRecords(ctx: ModeContext, input: string, path: string, keys: string[], what: string): Promise<{ file: LoadedFile; records: DataRecord[] }> {
   const file = readWorkspaceFile(ctx, input, path);
   try {
     const format = detectFormat(file.path, ctx.settings.fileFormat);
-    return { file, records: parseRecords(file.text, format, keys, what) };
+    return { file, records: await parseRecords(file.text, format, keys, what) };
   } catch (error) {
     if (error instanceof DataFileError) {
       if (error.line) ctx.core.error(maskText(error.message), { title: `Cannot read ${input}`, file: file.path, startLine: error.line });
@@ -159,8 +159,8 @@ function applyBulk(ctx: ModeContext, outcome: BulkOutcome, describe: (index: num
 
 // ------------------------------------------------------------------ send
 
-function recipientsFromFile(ctx: ModeContext, path: string, channel: string): string[] {
-  const { file, records } = readRecords(ctx, 'to-file', path, ['recipients', 'contacts', 'to'], 'recipient');
+async function recipientsFromFile(ctx: ModeContext, path: string, channel: string): Promise<string[]> {
+  const { file, records } = await readRecords(ctx, 'to-file', path, ['recipients', 'contacts', 'to'], 'recipient');
   const found: string[] = [];
   let missing = 0;
   for (const r of records) {
@@ -176,7 +176,7 @@ function recipientsFromFile(ctx: ModeContext, path: string, channel: string): st
 export async function sendMode(ctx: ModeContext): Promise<void> {
   const { settings: s, report } = ctx;
   if (!s.channel) throw new InputError('channel', 'is required in send mode (e.g. whatsapp or email).');
-  const all = [...s.to, ...(s.toFile ? recipientsFromFile(ctx, s.toFile, s.channel) : [])];
+  const all = [...s.to, ...(s.toFile ? await recipientsFromFile(ctx, s.toFile, s.channel) : [])];
   const to = [...new Set(all)];
   if (to.length === 0) throw new InputError('to', 'no recipients: give them in "to" (one per line or separated by commas) or in a file named by "to-file".');
   for (const r of to) ctx.known.add(r);
@@ -208,7 +208,7 @@ const MESSAGE_FIELDS = new Set(['channel', 'to', 'subject', 'body']);
 export async function batchMode(ctx: ModeContext): Promise<void> {
   const { settings: s, report } = ctx;
   if (!s.file) throw new InputError('file', 'is required in batch mode: a JSON, YAML or CSV file of messages.');
-  const { file, records } = readRecords(ctx, 'file', s.file, ['messages'], 'message');
+  const { file, records } = await readRecords(ctx, 'file', s.file, ['messages'], 'message');
   if (records.length === 0) throw new InputError('file', `${file.path} holds no messages.`);
   report.file = file.path;
   const defaults = { body: bodyTemplate(ctx).template, subject: s.subject };
@@ -303,7 +303,7 @@ function lineRange(records: DataRecord[], offset: number, count: number): string
 export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   const { settings: s, report } = ctx;
   if (!s.file) throw new InputError('file', 'is required in sync-contacts mode: a CSV, JSON or YAML file of contacts.');
-  const { file, records } = readRecords(ctx, 'file', s.file, ['contacts'], 'contact');
+  const { file, records } = await readRecords(ctx, 'file', s.file, ['contacts'], 'contact');
   if (records.length === 0) throw new InputError('file', `${file.path} holds no contacts.`);
   report.file = file.path;
   const contacts: ContactInput[] = records.map((r) => r.value);
@@ -397,7 +397,7 @@ export async function jobMode(ctx: ModeContext): Promise<void> {
   const { settings: s, report } = ctx;
   if (!s.jobId) throw new InputError('job-id', 'is required in job mode.');
   if (!/^job_\S+$/.test(s.jobId)) throw new InputError('job-id', `must be a job id (job_…), got "${s.jobId}".`);
-  const loaded = s.file ? readRecords(ctx, 'file', s.file, ['contacts'], 'contact') : undefined;
+  const loaded = s.file ? await readRecords(ctx, 'file', s.file, ['contacts'], 'contact') : undefined;
   if (loaded) report.file = loaded.file.path;
   report.jobIds.push(s.jobId);
   report.details.push(`**Job:** \`${s.jobId}\`${s.wait ? ` · waiting up to ${s.waitTimeoutMs / 1000} s` : ''}`);

@@ -1,0 +1,189 @@
+/**
+ * What the GitHub Action's bundle weighs and how fast it starts.
+ *
+ *   node bench/action-startup.ts            (Node 24: `export PATH=$PWD/node_modules/.bin:$PATH` first)
+ *
+ * 1. Bundle size: the committed action/dist/index.js, and what each import costs on its own (each
+ *    bundled alone by ncc with the same flags), plus the action as it would be with @actions/github's
+ *    `context` instead of our own reader of GITHUB_EVENT_PATH.
+ * 2. Cold start: from spawning `node action/dist/index.js` (send mode, as the runner runs it) to the
+ *    first request reaching a local HTTP server, against spawning `node -e ''` until it exits. Medians.
+ * Goals: bundle ≤ 1.8 MB; cold start to first request ≤ 3× bare node.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const ROOT = join(dirname(process.argv[1]), '..');
+const DIST = join(ROOT, 'action', 'dist', 'index.js');
+const NCC = join(ROOT, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
+const RUNS = Number(process.env.RUNS ?? 15);
+const MB = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
+
+// ------------------------------------------------------------------ 1. bundle sizes
+
+const work = join(ROOT, 'node_modules', '.cache', 'action-startup');
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+
+function bundle(name: string, code: string): number {
+  const entry = join(work, `${name}.mjs`);
+  writeFileSync(entry, code);
+  const out = join(work, `out-${name}`);
+  execFileSync(process.execPath, [NCC, 'build', entry, '-o', out, '--minify', '--transpile-only', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  return jsBytes(out);
+}
+
+/** Bytes of JavaScript in a bundle directory: the entry plus any lazily loaded chunks (not maps). */
+function jsBytes(dir: string): number {
+  return readdirSync(dir)
+    .filter((f) => /\.(m?js|cjs)$/.test(f) && f !== 'sourcemap-register.cjs')
+    .reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+}
+
+const ts = (path: string) => JSON.stringify(join(ROOT, path));
+const [mainTs, contextTs, fetchTs, undiciTs, liteTs] = ['action/src/main.ts', 'action/src/context.ts', 'action/src/fetch-runtime.ts', 'src/runtime/node-runtime.ts', 'action/src/core-lite.ts'].map(ts);
+/** The action with a choice of core, context and runtime (each line imports what it needs). */
+function action(core: 'real' | 'lite', context: 'github' | 'own', runtime: 'undici' | 'fetch'): string {
+  return [
+    core === 'real' ? `import * as core from '@actions/core';` : `import { coreLite as core } from ${liteTs};`,
+    context === 'github' ? `import { context } from '@actions/github';` : `import { readContext } from ${contextTs}; const context = readContext(process.env);`,
+    runtime === 'undici' ? `import { nodeRuntime as makeRuntime } from ${undiciTs};` : `import { fetchRuntime as makeRuntime } from ${fetchTs};`,
+    `import { run } from ${mainTs};`,
+    `await run({ core, context, runtime: makeRuntime() });`,
+  ].join('\n');
+}
+const variants: [string, string, string][] = [
+  ['core', '@actions/core 3 alone', `import * as core from '@actions/core'; core.info(String(core.getInput('x')));`],
+  ['github', '@actions/github 9 `context` alone', `import { context } from '@actions/github'; console.log(context.eventName);`],
+  ['undici', 'undici 8 `request` alone', `import { request } from 'undici'; console.log(typeof request);`],
+  ['csv', 'csv-parse/sync alone', `import { parse } from 'csv-parse/sync'; console.log(parse('a\\n1', { columns: true }));`],
+  ['yaml', 'yaml 2 alone', `import { parseDocument } from 'yaml'; console.log(parseDocument('a: 1').toJS());`],
+  ['lite', 'core-lite alone (@actions/core protocol modules)', `import { coreLite } from ${liteTs}; coreLite.info(coreLite.getInput('x'));`],
+  ['plain', 'core + github + undici (no app code)', `import * as core from '@actions/core'; import { context } from '@actions/github'; import { request } from 'undici'; core.info(String(context.eventName) + typeof request);`],
+  ['suggested', 'action: core + github context + undici 8', action('real', 'github', 'undici')],
+  ['real-core', 'action: core + own context + fetch', action('real', 'own', 'fetch')],
+  ['with-github', 'action: core-lite + github context + fetch', action('lite', 'github', 'fetch')],
+  ['with-undici', 'action: core-lite + own context + undici 8', action('lite', 'own', 'undici')],
+  ['ours', 'action: core-lite + own context + fetch (= dist)', action('lite', 'own', 'fetch')],
+  ['ours-nolazy', 'the same, csv-parse/yaml bundled eagerly', `import 'csv-parse/sync'; import 'yaml';\n${action('lite', 'own', 'fetch')}`],
+];
+
+console.log('Bundle sizes (ncc --minify; JavaScript only, source maps beside it in dist/ not counted):');
+const sizes = new Map<string, number>();
+for (const [name, label, code] of variants) {
+  const size = bundle(name, code);
+  sizes.set(name, size);
+  console.log(`  ${label.padEnd(44)} ${MB(size).padStart(9)}`);
+}
+const distSize = jsBytes(dirname(DIST));
+console.log(`  ${'committed action/dist (all .js)'.padEnd(44)} ${MB(distSize).padStart(9)}   goal ≤ 1.80 MB → ${distSize <= 1.8e6 ? 'met' : 'MISSED'}`);
+console.log(`  ${'  of which loaded by every step (index.js)'.padEnd(44)} ${MB(statSync(DIST).size).padStart(9)}   (csv-parse and yaml are chunks loaded on use; ncc leaves chunks unminified)`);
+const extra = (name: string) => MB(sizes.get(name)! - sizes.get('ours')!);
+console.log(`  Added to the dist by: @actions/core's entry ${extra('real-core')}, @actions/github ${extra('with-github')}, undici 8 ${extra('with-undici')}; all three ${extra('suggested')}.`);
+
+// ------------------------------------------------------------------ 2. cold start
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function main(): Promise<void> {
+  let firstRequestAt: ((t: number) => void) | undefined;
+  const server = createServer((req, res) => {
+    const t = performance.now();
+    req.resume();
+    req.on('end', () => {
+      firstRequestAt?.(t);
+      firstRequestAt = undefined;
+      const reset = Math.floor(Date.now() / 1000) + 60;
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_bench', 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '999', 'x-ratelimit-reset': String(reset) });
+      res.end(JSON.stringify({ data: [{ index: 0, id: 'msg_bench' }] }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+
+  const temp = mkdtempSync(join(tmpdir(), 'action-startup-'));
+  writeFileSync(join(temp, 'event.json'), JSON.stringify({ release: { tag_name: 'v1.0.0' } }));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    GITHUB_OUTPUT: join(temp, 'output'),
+    GITHUB_STEP_SUMMARY: join(temp, 'summary'),
+    GITHUB_WORKSPACE: temp,
+    GITHUB_EVENT_PATH: join(temp, 'event.json'),
+    GITHUB_EVENT_NAME: 'release',
+    GITHUB_REPOSITORY: 'acme/shop',
+    GITHUB_RUN_ID: '1',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_JOB: 'bench',
+    GITHUB_ACTION: 'bench',
+    'INPUT_MODE': 'send',
+    'INPUT_API-KEY': 'sk_bench',
+    'INPUT_BASE-URL': base,
+    'INPUT_CHANNEL': 'email',
+    'INPUT_TO': 'a@example.com',
+    'INPUT_BODY': 'Released {{ event.release.tag_name }}',
+    'INPUT_WAIT': 'true',
+    'INPUT_WAIT-TIMEOUT': '60',
+    'INPUT_MAX-RATE-LIMIT-WAIT': '60',
+    'INPUT_FAIL-ON-ERROR': 'true',
+    'INPUT_DRY-RUN': 'false',
+    'INPUT_FILE-FORMAT': 'auto',
+  };
+
+  /** ms from spawn to the first request (or to exit when `toExit`). */
+  function once(args: string[], toExit: boolean): Promise<number> {
+    return new Promise((resolve, reject) => {
+      writeFileSync(env.GITHUB_OUTPUT, '');
+      writeFileSync(env.GITHUB_STEP_SUMMARY, '');
+      const t0 = performance.now();
+      let first: number | undefined;
+      if (!toExit) firstRequestAt = (t) => (first = t - t0);
+      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+      child.on('error', reject);
+      child.on('exit', (code) => {
+        if (toExit) return resolve(performance.now() - t0);
+        if (code !== 0 || first === undefined) return reject(new Error(`${args.join(' ')} exited ${code} without a request`));
+        resolve(first);
+      });
+    });
+  }
+
+  const out = (name: string) => [join(work, `out-${name}`, 'index.mjs')];
+  const rows: [string, string[], boolean][] = [
+    ["node -e ''                               (spawn → exit)         ", ['-e', ''], true],
+    ['floor: a script doing one fetch          (spawn → first request)', ['--input-type=module', '-e', `await fetch(${JSON.stringify(`${base}/messages`)}, { method: 'POST', body: '{}' });`], false],
+    ['action/dist/index.js                     (spawn → first request)', [DIST], false],
+    ['  csv-parse/yaml eager, not lazy         (spawn → first request)', out('ours-nolazy'), false],
+    ['  with @actions/core\'s entry             (spawn → first request)', out('real-core'), false],
+    ['  with @actions/github context           (spawn → first request)', out('with-github'), false],
+    ['  with the undici 8 runtime              (spawn → first request)', out('with-undici'), false],
+    ['  core + github + undici 8 (suggested)   (spawn → first request)', out('suggested'), false],
+  ];
+  // Interleaved rounds (one run of each per round) so that machine load hits every row alike.
+  const times = rows.map(() => [] as number[]);
+  for (const [, args, toExit] of rows) await once(args, toExit); // warm the file cache
+  for (let round = 0; round < RUNS; round++) {
+    for (const [i, [, args, toExit]] of rows.entries()) times[i].push(await once(args, toExit));
+  }
+  const bare = median(times[0]);
+  console.log(`\nCold start (median of ${RUNS} interleaved rounds, Node ${process.versions.node}):`);
+  for (const [i, [label]] of rows.entries()) {
+    const t = median(times[i]);
+    const ratio = t / bare;
+    console.log(`  ${label} ${t.toFixed(0).padStart(5)} ms${i ? `  = ${ratio.toFixed(2)}× bare node${rows[i][1][0] === DIST ? `   goal ≤ 3× → ${ratio <= 3 ? 'met' : 'MISSED'}` : ''}` : ''}`);
+  }
+  console.log(`  (the committed dist also loads its source-map support: ${(statSync(join(ROOT, 'action', 'dist', 'sourcemap-register.cjs')).size / 1e3).toFixed(0)} kB)`);
+  server.close();
+  rmSync(temp, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
