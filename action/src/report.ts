@@ -58,12 +58,13 @@ export const MAX_RESULTS_BYTES = 512 * 1024;
 export const MAX_SUMMARY_BYTES = 256 * 1024;
 export const MAX_SUMMARY_ROWS = 1000;
 
-/** The `results` output: one entry per row, no recipients; cut (with a final marker) past 512 KiB. */
+/** The `results` output: one entry per row, no recipients; cut (with a final marker) past 512 KiB. A replay is `sent` with `replayed: true`. */
 export function resultsJson(rows: Row[]): string {
   const entries: string[] = [];
   let size = 2;
   for (const r of rows) {
-    const entry = JSON.stringify({ index: r.index, line: r.line, status: r.status, id: r.id, error: r.error });
+    const replayed = r.status === 'replayed' ? true : undefined;
+    const entry = JSON.stringify({ index: r.index, line: r.line, status: replayed ? 'sent' : r.status, replayed, id: r.id, error: r.error });
     if (size + entry.length + 1 > MAX_RESULTS_BYTES - 64) {
       entries.push(JSON.stringify({ truncated: true, omitted: rows.length - entries.length }));
       break;

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
 import { fetchRuntime } from '../../action/src/fetch-runtime.ts';
 import { run } from '../../action/src/main.ts';
 import { actionYml, context, fakeCore, ROOT, workspace } from './helpers.ts';
@@ -52,4 +53,17 @@ test('every output written by the code is declared, and every declared output is
   const core = fakeCore({ 'dry-run': 'true', channel: 'email', to: 'a@example.com', body: 'hi' });
   await run({ core, context: context(), env: { GITHUB_WORKSPACE: dir }, runtime: fetchRuntime() });
   expect(Object.keys(core.outputs).sort()).toEqual(Object.keys(actionYml().outputs).sort());
+});
+
+test('example workflows parse and use only declared inputs of the action', () => {
+  const dir = join(ROOT, 'examples', 'workflows');
+  const declared = new Set(Object.keys(actionYml().inputs));
+  const files = readdirSync(dir).filter((f) => f.endsWith('.yml'));
+  expect(files.length).toBeGreaterThanOrEqual(3);
+  for (const f of files) {
+    const wf = parse(readFileSync(join(dir, f), 'utf8')) as { jobs: Record<string, { steps?: { uses?: string; with?: Record<string, unknown> }[] }> };
+    const ours = Object.values(wf.jobs).flatMap((j) => j.steps ?? []).filter((s) => s.uses?.includes('/action@'));
+    expect(ours.length).toBeGreaterThan(0);
+    for (const s of ours) expect(Object.keys(s.with ?? {}).filter((k) => !declared.has(k))).toEqual([]);
+  }
 });
