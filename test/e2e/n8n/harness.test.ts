@@ -212,7 +212,8 @@ describeE2e('n8n e2e harness (real n8n 2.41.1)', () => {
       const result = await time('executeWorkflow', () => executeWorkflow(home!, 'probeWfOk'));
 
       expect(result.status).toBe('success');
-      expect(result.code).toBe(0);
+      // n8n exits 0, or (seen ~10%) SIGSEGVs at exit after printing the run: crashedAtExit.
+      expect(result.code === 0 || result.crashedAtExit).toBe(true);
       expect(outputItems(result.runData, 'Probe')).toEqual([
         { probe: 'ok', message: 'hi there', response: { ok: true, echoed: { message: 'hi there', item: 0 } } },
       ]);
@@ -245,7 +246,7 @@ describeE2e('n8n e2e harness (real n8n 2.41.1)', () => {
       );
       const failed = await time('executeWorkflow (failing)', () => executeWorkflow(home!, 'probeWfFail', { allowFailure: true }));
       expect(failed.status).toBe('error');
-      expect(failed.code).toBe(1);
+      expect(failed.code === 1 || failed.crashedAtExit).toBe(true);
       expect(failed.error).toMatchObject({ message: 'Base URL is empty', name: 'NodeOperationError' });
       expect(failed.runData.Probe![0].error.message).toBe('Base URL is empty');
       expect(() => outputItems(failed.runData, 'Probe')).toThrow(/Base URL is empty/);

@@ -78,8 +78,14 @@ export interface ExecuteResult {
   status: string | undefined;
   /** `raw.data.resultData.error` (serialized NodeApiError / NodeOperationError), when the run failed. */
   error: any;
-  /** n8n's exit code (1 when the workflow failed). */
+  /** n8n's exit code (1 when the workflow failed; null when it died by a signal). */
   code: number | null;
+  signal: NodeJS.Signals | null;
+  /**
+   * n8n printed the complete run and then died by a signal (seen: SIGSEGV in ~10% of `execute` runs,
+   * at exit, from the isolated-vm expression engine under Node 24). The run is still the truth.
+   */
+  crashedAtExit: boolean;
   stdout: string;
   stderr: string;
   durationMs: number;
@@ -445,9 +451,12 @@ export async function createN8nHome(opts: CreateHomeOptions): Promise<N8nHome> {
 /** Runs `n8n <args>` for a home, with Node 24 and the home's env. Throws N8nCommandError on failure. */
 export async function n8n(home: N8nHome, args: string[], opts: { timeoutMs?: number; allowFailure?: boolean } = {}): Promise<RunResult> {
   const bin = join(home.hostDir, 'node_modules', 'n8n', 'bin', 'n8n');
+  // A fresh task-broker port per command (n8n starts its task broker even for `execute`/`import`):
+  // a port held across many commands could be taken meanwhile by another process's ephemeral port.
+  const brokerPort = String(await freePort());
   const result = await run(nodeBinary(), [bin, ...args], {
     cwd: home.userFolder,
-    env: home.env,
+    env: { ...home.env, N8N_RUNNERS_BROKER_PORT: brokerPort },
     timeoutMs: opts.timeoutMs ?? 120_000,
   });
   if (!opts.allowFailure && (result.code !== 0 || result.timedOut)) {
@@ -577,11 +586,14 @@ export async function executeWorkflow(
   const raw = parsed.run;
   const runData = (raw.data.resultData.runData ?? {}) as Record<string, any[]>;
   const error = raw.data.resultData.error;
-  const failed = result.code !== 0 || result.timedOut || Boolean(error) || raw.status === 'error';
+  // A crash after the complete run was printed does not change the run: judge by the run then.
+  const crashedAtExit = !result.timedOut && result.code === null && result.signal !== null;
+  const exitFailed = crashedAtExit ? false : result.code !== 0;
+  const failed = exitFailed || result.timedOut || Boolean(error) || (raw.status !== undefined && raw.status !== 'success');
   if (failed && !opts.allowFailure) {
     const where = error?.node?.name ? ` in node "${error.node.name}"` : '';
     throw new N8nCommandError(
-      `workflow ${id} failed${where}: ${error?.message ?? `n8n exited ${result.code}`}` +
+      `workflow ${id} failed${where}: ${error?.message ?? (result.timedOut ? `timed out after ${result.durationMs} ms` : `n8n exited ${result.code ?? result.signal}, status ${raw.status}`)}` +
         (error?.description ? ` — ${error.description}` : '') +
         `\n--- n8n output (without the run JSON) ---\n${tail(parsed.logs)}` +
         (result.stderr.trim() ? `\n--- stderr ---\n${tail(result.stderr)}` : ''),
@@ -595,6 +607,8 @@ export async function executeWorkflow(
     status: raw.status,
     error,
     code: result.code,
+    signal: result.signal,
+    crashedAtExit,
     stdout: result.stdout,
     stderr: result.stderr,
     durationMs: result.durationMs,
@@ -638,6 +652,7 @@ export async function startN8n(
     cwd: home.userFolder,
     env: {
       ...home.env,
+      N8N_RUNNERS_BROKER_PORT: String(await freePort()),
       N8N_PORT: String(port),
       N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}`,
       WEBHOOK_URL: `http://127.0.0.1:${port}/`,
