@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -138,6 +138,8 @@ function pathWithRepoBin(): string {
 // Processes
 
 const live = new Set<ChildProcess>();
+/** Temp dirs the harness made on its own (packPackage without destDir): removed at process exit. */
+const ownedTemp = new Set<string>();
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
@@ -158,6 +160,7 @@ function installExitHook(): void {
   exitHookInstalled = true;
   process.on('exit', () => {
     for (const child of live) killGroup(child, 'SIGKILL');
+    for (const dir of ownedTemp) rmSync(dir, { recursive: true, force: true });
   });
 }
 
@@ -271,9 +274,17 @@ export function ensureHost(opts: { timeoutMs?: number; verbose?: boolean } = {})
 // ---------------------------------------------------------------------------------------------
 // Packages
 
-/** `npm pack` of a package dir into destDir (default: a temp dir); resolves to the tarball path. */
+/**
+ * `npm pack --ignore-scripts` of a package dir into destDir; resolves to the tarball path. Without
+ * destDir: a temp dir that is removed when this process exits.
+ */
 export async function packPackage(packageDir: string, destDir?: string): Promise<string> {
-  const dest = destDir ?? (await mkdtemp(join(tmpdir(), 'n8n-pack-')));
+  installExitHook();
+  let dest = destDir;
+  if (!dest) {
+    dest = await mkdtemp(join(tmpdir(), 'n8n-pack-'));
+    ownedTemp.add(dest); // removed when this process exits
+  }
   await mkdir(dest, { recursive: true });
   const result = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
     cwd: packageDir,
