@@ -127,4 +127,21 @@ export interface RequestOptions {
    */
   idempotencyKey?: string | ((chunk: { chunk: number; offset: number; items: readonly unknown[]; chunks: number }) => string);
   signal?: AbortSignal;
+  /** Told when each chunk's call ends (for progress lines in long runs). */
+  onChunk?: (event: ChunkEvent) => void;
+}
+
+export interface ChunkEvent {
+  chunk: number;
+  chunks: number;
+  offset: number;
+  count: number;
+  /** done: the call answered; failed: it failed as a whole; skipped: an earlier failure stopped the run. */
+  status: 'done' | 'failed' | 'skipped';
+  /** The answer came from the service's idempotency store. */
+  replayed?: boolean;
+  idempotencyKey: string;
+  /** Time the call took, retries and waits included. */
+  ms?: number;
+  error?: ApiError;
 }

@@ -3,12 +3,12 @@
  * module mocking. `index.ts` passes the real @actions/core and the runner's context.
  */
 import { ApiError, describeError, MessagingClient } from '../../src/index.ts';
-import type { ClientEvent, Runtime } from '../../src/index.ts';
+import type { ChunkEvent, ClientEvent, Runtime } from '../../src/index.ts';
 import { runInfo, templateScope } from './context.ts';
 import { InputError, readApiKey, readInputs } from './inputs.ts';
 import { maskText } from './mask.ts';
 import { batchMode, jobMode, sendMode, syncContactsMode } from './modes.ts';
-import type { ChunkInfo, ModeContext } from './modes.ts';
+import type { ModeContext } from './modes.ts';
 import { newReport, writeOutputs, writeSummary } from './report.ts';
 import type { CoreLike, ContextLike } from './types.ts';
 
@@ -27,22 +27,15 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-/** Wraps the transport to log one progress line per chunk call (identified by its Idempotency-Key). */
-function withProgress(runtime: Runtime, core: CoreLike, chunkKeys: Map<string, ChunkInfo>): Runtime {
-  return {
-    ...runtime,
-    transport: async (request) => {
-      const started = runtime.now();
-      const response = await runtime.transport(request);
-      const key = request.headers['idempotency-key'];
-      const info = key ? chunkKeys.get(key) : undefined;
-      if (info) {
-        const replay = response.headers['idempotent-replay'] === 'true' ? ', replayed (already done by an earlier attempt)' : '';
-        core.info(`Chunk ${info.chunk + 1}/${info.chunks} (${info.count} ${info.what}): HTTP ${response.status} in ${seconds(runtime.now() - started)}${replay}.`);
-      }
-      return response;
-    },
-  };
+/** One progress line per chunk call, so long runs show life in the log. */
+function chunkLogger(core: CoreLike) {
+  return (what: string) =>
+    (event: ChunkEvent): void => {
+      const head = `Chunk ${event.chunk + 1}/${event.chunks} (${event.count} ${what})`;
+      if (event.status === 'done') core.info(`${head}: done in ${seconds(event.ms ?? 0)}${event.replayed ? ', replayed (already done by an earlier attempt)' : ''}.`);
+      else if (event.status === 'failed') core.info(`${head}: failed as a whole (${event.error?.code}).`);
+      else core.info(`${head}: not attempted (an earlier chunk failed as a whole).`);
+    };
 }
 
 export async function run(deps: RunDependencies): Promise<void> {
@@ -59,7 +52,6 @@ export async function run(deps: RunDependencies): Promise<void> {
   try {
     const settings = readInputs(core, env, apiKey);
     report = newReport(settings.mode, settings.dryRun);
-    const chunkKeys = new Map<string, ChunkInfo>();
     let client: MessagingClient | undefined;
     const onEvent = (event: ClientEvent): void => {
       if (event.type === 'retry') {
@@ -79,13 +71,13 @@ export async function run(deps: RunDependencies): Promise<void> {
       scope: templateScope(context, env),
       workspace: env.GITHUB_WORKSPACE || process.cwd(),
       report,
-      chunkKeys,
+      onChunk: chunkLogger(core),
       known,
       client: () =>
         (client ??= new MessagingClient({
           baseUrl: settings.baseUrl,
           apiKey: settings.apiKey,
-          runtime: withProgress(deps.runtime, core, chunkKeys),
+          runtime: deps.runtime,
           maxWaitMs: settings.maxRateLimitWaitMs,
           userAgent: USER_AGENT,
           onEvent,

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ApiError, chunkIdempotencyKey, deriveIdempotencyKey, describeError, MAX_IMPORT_CONTACTS } from '../../src/index.ts';
-import type { BulkOutcome, ContactInput, ImportOutcome, ImportRowError, ImportWaitOutcome, Job, MessageElement, MessagingClient, SendMessageInput } from '../../src/index.ts';
+import type { BulkOutcome, ChunkEvent, ContactInput, ImportOutcome, ImportRowError, ImportWaitOutcome, Job, MessageElement, MessagingClient, SendMessageInput } from '../../src/index.ts';
 import { DataFileError, detectFormat, parseRecords } from './data-files.ts';
 import type { DataRecord } from './data-files.ts';
 import { InputError } from './inputs.ts';
@@ -16,13 +16,6 @@ import { render, TemplateError } from './template.ts';
 import type { RunInfo } from './context.ts';
 import type { CoreLike } from './types.ts';
 
-export interface ChunkInfo {
-  chunk: number;
-  chunks: number;
-  count: number;
-  what: string;
-}
-
 export interface ModeContext {
   core: CoreLike;
   settings: Settings;
@@ -31,8 +24,8 @@ export interface ModeContext {
   workspace: string;
   report: Report;
   client(): MessagingClient;
-  /** Idempotency key → chunk, for the per-chunk progress lines. */
-  chunkKeys: Map<string, ChunkInfo>;
+  /** One progress line per chunk call, given the word for its items. */
+  onChunk(what: string): (event: ChunkEvent) => void;
   /** Values masked wherever they appear in text (the recipients of this run). */
   known: Set<string>;
 }
@@ -115,15 +108,6 @@ function errorFields(error: ApiError, known: Set<string>): Row['error'] {
   return { code: error.code, message: maskText(error.message, known), param: error.param };
 }
 
-/** A key function for the client: the client's own chunk keys of `base`, remembered for progress lines. */
-function trackedKeys(ctx: ModeContext, base: string, what: string) {
-  return (c: { chunk: number; chunks: number; items: readonly unknown[] }): string => {
-    const key = chunkIdempotencyKey(base, c.chunk, c.chunks);
-    ctx.chunkKeys.set(key, { chunk: c.chunk, chunks: c.chunks, count: c.items.length, what });
-    return key;
-  };
-}
-
 /** Repository, run id, job and step — never the attempt number, so "Re-run jobs" replays. */
 function runParts(ctx: ModeContext): string[] {
   const { repository, runId, job, step } = ctx.info;
@@ -197,7 +181,7 @@ export async function sendMode(ctx: ModeContext): Promise<void> {
     return;
   }
   ctx.core.info(`Sending one ${s.channel} message to ${to.length} recipient(s)…`);
-  const outcome = await ctx.client().messages.send(message, { idempotencyKey: trackedKeys(ctx, report.idempotencyKey, 'recipients') });
+  const outcome = await ctx.client().messages.send(message, { idempotencyKey: report.idempotencyKey, onChunk: ctx.onChunk('recipients') });
   applyBulk(ctx, outcome, (i) => ({ recipient: maskRecipient(to[i]) }));
 }
 
@@ -258,7 +242,7 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
     return;
   }
   ctx.core.info(`Sending ${messages.length} message(s) from ${file.path}…`);
-  const outcome = await ctx.client().messages.sendBatch(messages, { idempotencyKey: trackedKeys(ctx, report.idempotencyKey, 'messages') });
+  const outcome = await ctx.client().messages.sendBatch(messages, { idempotencyKey: report.idempotencyKey, onChunk: ctx.onChunk('messages') });
   applyBulk(ctx, outcome, (i) => ({ line: line(i), recipient: maskRecipient(messages[i].to) }));
   const count = { n: 0 };
   for (const r of outcome.results) {
@@ -326,16 +310,13 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
     report.jobStatus = '';
     return;
   }
-  const idempotencyKey = (c: { chunk: number; chunks: number; items: readonly unknown[] }): string => {
-    const key = keyOf(c.items, c.chunk);
-    ctx.chunkKeys.set(key, { chunk: c.chunk, chunks: c.chunks, count: c.items.length, what: 'contacts' });
-    return key;
-  };
+  const idempotencyKey = (c: { chunk: number; items: readonly unknown[] }): string => keyOf(c.items, c.chunk);
+  const onChunk = ctx.onChunk('contacts');
   ctx.core.info(`Importing ${contacts.length} contact(s) from ${file.path} in ${chunks} job(s)${s.wait ? `, waiting up to ${s.waitTimeoutMs / 1000} s` : ''}…`);
   const client = ctx.client();
   const outcome: ImportOutcome & { waits?: ImportWaitOutcome['waits']; rowErrors: ImportRowError[] } = s.wait
-    ? await client.contacts.importAndWait(contacts, { idempotencyKey, timeoutMs: s.waitTimeoutMs, onProgress: progressLogger(ctx) })
-    : { ...(await client.contacts.import(contacts, { idempotencyKey })), rowErrors: [] };
+    ? await client.contacts.importAndWait(contacts, { idempotencyKey, onChunk, timeoutMs: s.waitTimeoutMs, onProgress: progressLogger(ctx) })
+    : { ...(await client.contacts.import(contacts, { idempotencyKey, onChunk })), rowErrors: [] };
 
   const status = new Array<string>(contacts.length).fill('queued');
   const errors = new Array<Row['error'] | undefined>(contacts.length);

@@ -48,7 +48,7 @@ export class Contacts {
         });
         const job = response.data?.data;
         if (!job || typeof job.id !== 'string') throw transportError('The answer to POST /contacts/bulk had no job.', response.status, response.requestId);
-        return {
+        const queued: ImportChunk = {
           chunk: call.chunk,
           offset: call.offset,
           count: call.items.length,
@@ -56,6 +56,7 @@ export class Contacts {
           job,
           call: { chunk: call.chunk, idempotencyKey: call.idempotencyKey, requestId: response.requestId, replayed: response.replayed },
         };
+        return { result: queued, replayed: response.replayed };
       },
       (call, err) => ({ chunk: call.chunk, offset: call.offset, count: call.items.length, status: 'failed', error: asApiError(err), call: { chunk: call.chunk, idempotencyKey: call.idempotencyKey, replayed: false } }),
       (call, err) => ({ chunk: call.chunk, offset: call.offset, count: call.items.length, status: 'not_attempted', error: asApiError(err) }),

@@ -40,7 +40,7 @@ export class Messages {
           signal: call.signal,
           budget: call.budget,
         });
-        return mapRows(call, response.data, callInfo(call, response.requestId, response.replayed));
+        return { result: mapRows(call, response.data, callInfo(call, response.requestId, response.replayed)), replayed: response.replayed };
       },
       (call, err) => failedChunk(call, err, callInfo(call)),
       (call, err) => skippedChunk(call, err),
@@ -71,7 +71,7 @@ export class Messages {
           signal: call.signal,
           budget: call.budget,
         });
-        return mapRows(call, response.data, callInfo(call, response.requestId, response.replayed));
+        return { result: mapRows(call, response.data, callInfo(call, response.requestId, response.replayed)), replayed: response.replayed };
       },
       (call, err) => failedChunk(call, err, callInfo(call)),
       (call, err) => skippedChunk(call, err),

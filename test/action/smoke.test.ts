@@ -58,7 +58,7 @@ test('sync-contacts then send to those contacts; a re-run (attempt 2) duplicates
   expect(first.subject).toBe('shop v1.2.0 is out');
   expect(first.body).toBe('Spring release: https://github.com/acme/shop/releases/tag/v1.2.0 (run https://github.com/acme/shop/actions/runs/4242)');
   expect(send.summary).toContain('`a***@e***.com` | ✅ sent');
-  expect(send.stdout).toContain('Chunk 1/1 (2 recipients): HTTP 200');
+  expect(send.stdout).toContain('Chunk 1/1 (2 recipients): done in');
   for (const text of [send.stdout, send.summary, send.outputs.results]) expect(text).not.toContain('ann@example.com');
 
   const rerun = await step(SEND, { workspaceDir: sync.workspace, runAttempt: '2' });
@@ -78,7 +78,7 @@ test('batch from a JSON file of 1,200 messages: three calls of ≤500', async ()
   expect(r.outputs.sent).toBe('1200');
   expect(sandbox.control.ledger().messages).toHaveLength(1200);
   expect(sandbox.control.ledger().messages[0].body).toBe('Build 17 #0');
-  expect(r.stdout.match(/^Chunk \d\/3 \((500|200) messages\): HTTP 200/gm)).toHaveLength(3);
+  expect(r.stdout.match(/^Chunk \d\/3 \((500|200) messages\): done in/gm)).toHaveLength(3);
   expect(r.summary.length).toBeLessThan(300 * 1024);
 });
 

@@ -13,9 +13,11 @@ test('§4 send batch: 2,345 messages → exactly 5 batch calls, every index mapp
   const input = emails(2345);
   input[7] = { channel: 'whatsapp', to: 'not-a-phone', body: 'm-7' };
   input[1203] = { channel: 'email', to: 'x@example.com', body: 'm-1203', subject: 'ok', colour: 'blue' } as never;
-  const out = await client.messages.sendBatch(input);
+  const chunkEvents: [number, string, number, number][] = [];
+  const out = await client.messages.sendBatch(input, { onChunk: (e) => chunkEvents.push([e.chunk, e.status, e.offset, e.count]) });
   await close();
   expect(requests.filter((r) => r.url.endsWith('/messages/batch'))).toHaveLength(5);
+  expect(chunkEvents.sort((a, b) => a[0] - b[0])).toEqual([[0, 'done', 0, 500], [1, 'done', 500, 500], [2, 'done', 1000, 500], [3, 'done', 1500, 500], [4, 'done', 2000, 345]]);
   expect(out.results).toHaveLength(2345);
   expect(out.results.map((r) => r.index)).toEqual(input.map((_, i) => i));
   expect({ sent: out.sent, failed: out.failed, notAttempted: out.notAttempted }).toEqual({ sent: 2343, failed: 2, notAttempted: 0 });
@@ -60,8 +62,10 @@ test('§4 bulk import: 2,500 contacts → 3 jobs awaited to completion, per-row 
 test('§7 a 402 in the third chunk: first chunks reported sent, the third refused whole, the rest not attempted', async () => {
   sandbox.control.configure({ accounts: [{ id: 'acc_demo', credits: 1000 }] });
   const { client, close } = sandboxClient(sandbox, { concurrency: 1 });
-  const out = await client.messages.sendBatch(emails(2345));
+  const chunkStatus: string[] = [];
+  const out = await client.messages.sendBatch(emails(2345), { onChunk: (e) => chunkStatus.push(e.status) });
   await close();
+  expect(chunkStatus).toEqual(['done', 'done', 'failed', 'skipped', 'skipped']);
   const statusOf = (i: number) => out.results[i].status;
   expect([statusOf(0), statusOf(999), statusOf(1000), statusOf(1499), statusOf(1500), statusOf(2344)]).toEqual(['sent', 'sent', 'failed', 'failed', 'not_attempted', 'not_attempted']);
   expect({ sent: out.sent, failed: out.failed, notAttempted: out.notAttempted }).toEqual({ sent: 1000, failed: 500, notAttempted: 845 });
