@@ -1,9 +1,14 @@
 /**
  * `npm run n8n` — a real n8n 2.41.1 editor on http://127.0.0.1:5678 with this repo's community package
- * installed, signed-in owner pre-created, and your credential(s)/workflow(s) imported.
+ * installed, signed-in owner pre-created, the sandbox running on 127.0.0.1:4010, and a credential for it
+ * ("Messaging Service (sandbox)", demo key) and examples/n8n-workflow.json imported: open, run, look.
  *
  *   npm run n8n -- [<package.tgz>] [--credential <file.json>]... [--workflow <file.json>]...
- *                  [--port 5678] [--fresh] [--max-minutes 240] [--user-folder <dir>]
+ *                  [--port 5678] [--sandbox-port 4010] [--no-sandbox] [--fresh] [--max-minutes 240]
+ *                  [--user-folder <dir>]
+ *
+ *   (no --credential / --workflow) the sandbox credential and the example workflow are imported.
+ *   --no-sandbox       do not start the sandbox (bring your own service and credential).
  *
  *   <package.tgz>      an `npm pack` tarball to install. Omitted: runs `npm run build` and `npm pack`
  *                      (into .cache/n8n-editor/pack/) first.
@@ -29,6 +34,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { start as startSandbox } from '../../../sandbox/server.ts';
 import {
   createN8nHome,
   ensureHost,
@@ -90,6 +96,8 @@ async function main(): Promise<void> {
       credential: { type: 'string', multiple: true, default: [] },
       workflow: { type: 'string', multiple: true, default: [] },
       port: { type: 'string', default: '5678' },
+      'sandbox-port': { type: 'string', default: '4010' },
+      'no-sandbox': { type: 'boolean', default: false },
       fresh: { type: 'boolean', default: false },
       'max-minutes': { type: 'string', default: '240' },
       'user-folder': { type: 'string' },
@@ -110,6 +118,11 @@ async function main(): Promise<void> {
   if (!(maxMinutes > 0)) throw new Error(`bad --max-minutes ${values['max-minutes']}`);
   const editorDir = join(root, '.cache', 'n8n-editor');
   const userFolder = resolve(values['user-folder'] ?? join(editorDir, 'home'));
+
+  // The embedded default: the sandbox this process serves, its demo credential, the example workflow.
+  const sandbox = values['no-sandbox'] ? undefined : await startSandbox({ port: Number(values['sandbox-port']) });
+  if (sandbox) say(`sandbox: ${sandbox.url} (demo keys: npm run sandbox prints them; ledger: ${sandbox.origin}/__sandbox/ledger/summary)`);
+  const defaults = sandbox && !(values.credential as string[]).length && !(values.workflow as string[]).length;
 
   say('ensuring the n8n host (first time: ~3.5 min, 2.2 GB, cached afterwards)');
   const hostDir = await ensureHost({ verbose: true });
@@ -146,6 +159,12 @@ async function main(): Promise<void> {
   });
   say(`installed ${manifest.name}@${manifest.version} into ${home.packageDir}`);
 
+  if (defaults) {
+    const fixture = (await readJsonList<N8nCredential>(join(root, 'test', 'e2e', 'n8n', 'fixtures', 'sandbox-credential.json')))[0];
+    await importCredentials(home, [{ ...fixture, data: { ...fixture.data, baseUrl: sandbox.url } }]);
+    (values.workflow as string[]).push(join(root, 'examples', 'n8n-workflow.json'));
+    say(`imported credential "${fixture.name}" → ${sandbox.url}`);
+  }
   for (const file of values.credential as string[]) {
     const creds = (substituteEnv(await readJsonList<N8nCredential>(file), file) as N8nCredential[]);
     await importCredentials(home, creds);
@@ -182,12 +201,14 @@ async function main(): Promise<void> {
     stopping = true;
     say(`${why}: stopping n8n`);
     await server.stop();
+    await sandbox?.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   await new Promise<void>((resolveExit) => server.process.once('exit', () => resolveExit()));
   if (!stopping) {
+    await sandbox?.close();
     say(`n8n exited (${server.process.exitCode ?? server.process.signalCode})`);
     process.exitCode = server.process.exitCode || 0;
   }
