@@ -1,7 +1,7 @@
 import { budgetFor } from '../core.ts';
 import type { ClientCore } from '../core.ts';
 import { inputError } from '../errors.ts';
-import type { BulkOutcome, CallInfo, ItemResult, MessageElement, RequestOptions, SendMessageInput } from '../types.ts';
+import type { BulkOutcome, CallInfo, MessageElement, RequestOptions, SendMessageInput } from '../types.ts';
 import { failedChunk, mapRows, skippedChunk, summarize } from './batch-rows.ts';
 import { runChunkedWrite } from './operation.ts';
 import { unwrap } from './unwrap.ts';
@@ -24,28 +24,8 @@ export class Messages {
    * Sends any number of independent messages in calls of ≤500 (`POST /messages/batch`). Each element
    * is checked by the service on its own; every input comes back as one result at its own index.
    */
-  async sendBatch(messages: readonly MessageElement[], options?: RequestOptions): Promise<BulkOutcome> {
-    const { results, error } = await runChunkedWrite(
-      this.core,
-      messages,
-      MAX_BATCH_MESSAGES,
-      'messages',
-      options,
-      async (call) => {
-        const response = await this.core.sender.send<unknown>({
-          method: 'POST',
-          path: '/messages/batch',
-          body: { messages: call.items },
-          idempotencyKey: call.idempotencyKey,
-          signal: call.signal,
-          budget: call.budget,
-        });
-        return { result: mapRows(call, response.data, callInfo(call, response.requestId, response.replayed)), replayed: response.replayed };
-      },
-      (call, err) => failedChunk(call, err, callInfo(call)),
-      (call, err) => skippedChunk(call, err),
-    );
-    return summarize(results.flat(), error);
+  sendBatch(messages: readonly MessageElement[], options?: RequestOptions): Promise<BulkOutcome> {
+    return this.sendInChunks('/messages/batch', messages, MAX_BATCH_MESSAGES, 'messages', (items) => ({ messages: items }), options);
   }
 
   /**
@@ -56,17 +36,22 @@ export class Messages {
     if (!message || typeof message !== 'object') throw inputError('The message must be an object.', 'message');
     if (!Array.isArray(message.to) || message.to.length === 0) throw inputError('The message needs at least one recipient in `to`.', 'to');
     const { to, ...rest } = message;
+    return this.sendInChunks('/messages', to, MAX_RECIPIENTS, 'to', (items) => ({ ...rest, to: items }), options);
+  }
+
+  /** Both sends: chunked calls whose `{ data: [{ index, id | error }] }` rows map back to the caller's indexes. */
+  private async sendInChunks<T>(path: string, items: readonly T[], size: number, what: string, body: (items: T[]) => unknown, options?: RequestOptions): Promise<BulkOutcome> {
     const { results, error } = await runChunkedWrite(
       this.core,
-      to,
-      MAX_RECIPIENTS,
-      'to',
+      items,
+      size,
+      what,
       options,
       async (call) => {
         const response = await this.core.sender.send<unknown>({
           method: 'POST',
-          path: '/messages',
-          body: { ...rest, to: call.items },
+          path,
+          body: body(call.items),
           idempotencyKey: call.idempotencyKey,
           signal: call.signal,
           budget: call.budget,
@@ -76,7 +61,7 @@ export class Messages {
       (call, err) => failedChunk(call, err, callInfo(call)),
       (call, err) => skippedChunk(call, err),
     );
-    return summarize(results.flat() as ItemResult[], error);
+    return summarize(results.flat(), error);
   }
 
   /** Reads a delivery row (`msg_…`). Its fields are not shown in the spec: returned as sent. */
