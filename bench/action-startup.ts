@@ -45,15 +45,16 @@ function jsBytes(dir: string): number {
 }
 
 const ts = (path: string) => JSON.stringify(join(ROOT, path));
-const [mainTs, contextTs, fetchTs, undiciTs, liteTs] = ['action/src/main.ts', 'action/src/context.ts', 'action/src/fetch-runtime.ts', 'src/runtime/node-runtime.ts', 'action/src/core-lite.ts'].map(ts);
+const [mainTs, contextTs, runtimeTs, fetchTs, undiciTs, liteTs] = ['action/src/main.ts', 'action/src/context.ts', 'src/runtime/node-runtime.ts', 'src/runtime/fetch-transport.ts', 'src/runtime/undici-transport.ts', 'action/src/core-lite.ts'].map(ts);
 /** The action with a choice of core, context and runtime (each line imports what it needs). */
 function action(core: 'real' | 'lite', context: 'github' | 'own', runtime: 'undici' | 'fetch'): string {
   return [
     core === 'real' ? `import * as core from '@actions/core';` : `import { coreLite as core } from ${liteTs};`,
     context === 'github' ? `import { context } from '@actions/github';` : `import { readContext } from ${contextTs}; const context = readContext(process.env);`,
-    runtime === 'undici' ? `import { nodeRuntime as makeRuntime } from ${undiciTs};` : `import { fetchRuntime as makeRuntime } from ${fetchTs};`,
+    `import { nodeRuntime } from ${runtimeTs};`,
+    runtime === 'undici' ? `import { undiciTransport as transport } from ${undiciTs};` : `import { fetchTransport as transport } from ${fetchTs};`,
     `import { run } from ${mainTs};`,
-    `await run({ core, context, runtime: makeRuntime() });`,
+    `await run({ core, context, runtime: nodeRuntime(transport()) });`,
   ].join('\n');
 }
 const variants: [string, string, string][] = [

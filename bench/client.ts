@@ -12,6 +12,7 @@ import { Agent, request } from 'undici';
 import { MessagingClient } from '../src/client.ts';
 import { LimiterRegistry } from '../src/rate-limiter.ts';
 import { nodeRuntime } from '../src/runtime/node-runtime.ts';
+import { undiciTransport } from '../src/runtime/undici-transport.ts';
 import type { MessageElement } from '../src/types.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 
@@ -24,7 +25,7 @@ function messages(n: number, tag: string): MessageElement[] {
 }
 
 function countingClient(url: string, dispatcher: Agent) {
-  const runtime = nodeRuntime({ dispatcher });
+  const runtime = nodeRuntime(undiciTransport({ dispatcher }));
   const wire: { path: string; sentAt: number; status?: number }[] = [];
   const send = runtime.transport;
   runtime.transport = async (req) => {
@@ -116,7 +117,7 @@ async function cpuPerBatch(): Promise<void> {
   const n = QUICK ? 60 : 300;
   const batch = messages(500, 'cpu');
   try {
-    const client = new MessagingClient({ baseUrl: sb.url, apiKey: KEY, runtime: nodeRuntime({ dispatcher }), limiters: new LimiterRegistry(), concurrency: 1 });
+    const client = new MessagingClient({ baseUrl: sb.url, apiKey: KEY, runtime: nodeRuntime(undiciTransport({ dispatcher })), limiters: new LimiterRegistry(), concurrency: 1 });
     const ours = async () => {
       const out = await client.messages.sendBatch(batch);
       if (out.sent !== 500) throw new Error(`ours sent ${out.sent}`);

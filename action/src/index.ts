@@ -5,13 +5,14 @@
  *   module, which eagerly loads the OIDC client, @actions/http-client and undici 6;
  * - context: read from GITHUB_EVENT_PATH and GITHUB_* by context.ts — the fields of @actions/github's
  *   `context` — instead of importing @actions/github (Octokit, a second http-client, undici 6);
- * - runtime: Node's built-in fetch (fetch-runtime.ts) instead of bundling the undici 8 package.
+ * - runtime: Node's built-in fetch (src/runtime/fetch-transport.ts) instead of bundling the undici 8 package.
  * main.ts takes any `core`/context/runtime of the same shape: `import * as core from '@actions/core'`
  * and `import { context } from '@actions/github'` drop in unchanged.
  */
 import { readContext } from './context.ts';
 import { coreLite } from './core-lite.ts';
-import { fetchRuntime } from './fetch-runtime.ts';
+import { fetchTransport } from '../../src/runtime/fetch-transport.ts';
+import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
 import { run } from './main.ts';
 
-await run({ core: coreLite, context: readContext(process.env), runtime: fetchRuntime() });
+await run({ core: coreLite, context: readContext(process.env), runtime: nodeRuntime(fetchTransport()) });

@@ -19,7 +19,7 @@ export interface RunDependencies {
   context: ContextLike;
   /** Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  /** HTTP, timers and clock for the shared client: index.ts passes fetchRuntime(); tests may pass the undici one. */
+  /** HTTP, timers and clock for the shared client: index.ts passes nodeRuntime(fetchTransport()); tests may pass the undici one. */
   runtime: Runtime;
 }
 

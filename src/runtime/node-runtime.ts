@@ -1,15 +1,14 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
-import type { Runtime } from '../runtime.ts';
-import { undiciTransport } from './undici-transport.ts';
+import type { Runtime, Transport } from '../runtime.ts';
 
 /**
- * The runtime for plain Node (the GitHub Action, tests, benches): undici for HTTP, real timers and
- * clock. Not part of the n8n package, whose adapter injects n8n's helpers instead.
+ * Timers, clock and randomness of plain Node (the GitHub Action, tests, benches) around a transport:
+ * `undiciTransport()` (tests, benches) or `fetchTransport()` (the action: Node's built-in undici, nothing
+ * to bundle). Not part of the n8n package, whose adapter injects n8n's helpers instead.
  */
-export function nodeRuntime(options: { dispatcher?: Dispatcher; timeoutMs?: number } = {}): Runtime {
+export function nodeRuntime(transport: Transport): Runtime {
   return {
-    transport: undiciTransport(options),
+    transport,
     sleep: (ms, signal) => delay(ms, undefined, { signal }),
     now: () => Date.now(),
     random: () => Math.random(),

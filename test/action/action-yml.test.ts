@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { fetchRuntime } from '../../action/src/fetch-runtime.ts';
+import { fetchTransport } from '../../src/runtime/fetch-transport.ts';
+import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
 import { run } from '../../action/src/main.ts';
 import { actionYml, context, fakeCore, ROOT, workspace } from './helpers.ts';
 
@@ -51,7 +52,7 @@ test('every input read in the code is declared, and every declared input is read
 test('every output written by the code is declared, and every declared output is written', async () => {
   const { dir } = workspace({});
   const core = fakeCore({ 'dry-run': 'true', channel: 'email', to: 'a@example.com', body: 'hi' });
-  await run({ core, context: context(), env: { GITHUB_WORKSPACE: dir }, runtime: fetchRuntime() });
+  await run({ core, context: context(), env: { GITHUB_WORKSPACE: dir }, runtime: nodeRuntime(fetchTransport()) });
   expect(Object.keys(core.outputs).sort()).toEqual(Object.keys(actionYml().outputs).sort());
 });
 

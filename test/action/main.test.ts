@@ -4,6 +4,7 @@
  */
 import { Agent } from 'undici';
 import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
+import { undiciTransport } from '../../src/runtime/undici-transport.ts';
 import { start } from '../../sandbox/server.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 import { run } from '../../action/src/main.ts';
@@ -33,7 +34,7 @@ async function act(inputs: Record<string, string>, options: { files?: Record<str
     core,
     context: context(options.payload ?? RELEASE_EVENT, options.ctx),
     env: { GITHUB_WORKSPACE: dir, GITHUB_REPOSITORY: 'acme/shop', DEPLOY_ENV: 'production' },
-    runtime: nodeRuntime({ dispatcher }),
+    runtime: nodeRuntime(undiciTransport({ dispatcher })),
   });
   return core;
 }

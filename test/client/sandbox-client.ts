@@ -3,6 +3,7 @@ import { MessagingClient } from '../../src/client.ts';
 import type { ClientOptions } from '../../src/client.ts';
 import { LimiterRegistry } from '../../src/rate-limiter.ts';
 import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
+import { undiciTransport } from '../../src/runtime/undici-transport.ts';
 import type { HttpRequest } from '../../src/runtime.ts';
 import { start } from '../../sandbox/server.ts';
 import type { Sandbox, SandboxConfigInput } from '../../sandbox/server.ts';
@@ -16,7 +17,7 @@ export async function startSandbox(config?: SandboxConfigInput): Promise<Sandbox
 
 export function sandboxClient(sandbox: Sandbox, options: Partial<ClientOptions> & { timeoutMs?: number } = {}) {
   const dispatcher = new Agent({ connections: 16 });
-  const runtime = nodeRuntime({ dispatcher, timeoutMs: options.timeoutMs });
+  const runtime = nodeRuntime(undiciTransport({ dispatcher, timeoutMs: options.timeoutMs }));
   const requests: (HttpRequest & { status?: number; retryAfter?: string })[] = [];
   const transport = runtime.transport;
   runtime.transport = async (req) => {

@@ -5,13 +5,14 @@
  */
 import { MessagingClient } from '../../../src/client.ts';
 import { nodeRuntime } from '../../../src/runtime/node-runtime.ts';
+import { undiciTransport } from '../../../src/runtime/undici-transport.ts';
 
 const [baseUrl, apiKey, workerArg, countArg, batchArg] = process.argv.slice(2);
 const worker = Number(workerArg);
 const count = Number(countArg);
 const batchSize = Number(batchArg);
 
-const runtime = nodeRuntime();
+const runtime = nodeRuntime(undiciTransport());
 const send = runtime.transport;
 const wire: { sentAt: number; receivedAt?: number; status?: number; retryAfter?: number }[] = [];
 runtime.transport = async (req) => {
