@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 // lint as n8n's verification does.
 delete process.env.NODE_ENV;
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
 const packOnly = args.includes('--pack-only');
 const outIndex = args.indexOf('--out');

@@ -53,7 +53,7 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 		work = await mkdtemp(join(tmpdir(), 'n8n-node-e2e-'));
 		// Build + npm pack under the repo's build lock (the lint test packs too).
 		const packed = await time('build+pack', () =>
-			run(join(repoRoot(), 'node_modules', '.bin', 'node'), [join(repoRoot(), 'scripts', 'lint-package.mjs'), '--pack-only', '--out', work], { cwd: repoRoot(), timeoutMs: 6 * MINUTES }),
+			run(join(repoRoot(), 'node_modules', '.bin', 'node'), [join(repoRoot(), 'nodes', 'build', 'lint-package.mjs'), '--pack-only', '--out', work], { cwd: repoRoot(), timeoutMs: 6 * MINUTES }),
 		);
 		if (packed.code !== 0) throw new Error(`build/pack failed:\n${packed.stderr}`);
 		tarball = JSON.parse(packed.stdout.trim().split('\n').at(-1)!).tarball;
