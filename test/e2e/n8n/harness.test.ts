@@ -22,6 +22,7 @@ import {
   packPackage,
   parseRunOutput,
   type N8nHome,
+  stopwatch,
 } from './n8n-harness.ts';
 
 const PACKAGE = 'n8n-nodes-relay-e2e-probe';
@@ -139,16 +140,7 @@ describeE2e('n8n e2e harness (real n8n 2.41.1)', () => {
   let server: Server;
   let baseUrl: string;
   const seen: Seen[] = [];
-  const timings: Record<string, number> = {};
-
-  const time = async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
-    const t = Date.now();
-    try {
-      return await fn();
-    } finally {
-      timings[label] = Date.now() - t;
-    }
-  };
+  const { timings, time } = stopwatch();
 
   beforeAll(async () => {
     await time('ensureHost', () => ensureHost());

@@ -713,3 +713,19 @@ export async function startN8n(
   await server.stop();
   throw new Error(`n8n start not ready on ${server.url} within ${opts.timeoutMs ?? 120_000} ms:\n${tail(out)}`);
 }
+
+/** Times the steps of an e2e run by label, for the timings line each suite prints. */
+export function stopwatch(): { timings: Record<string, number>; time<T>(label: string, fn: () => Promise<T>): Promise<T> } {
+  const timings: Record<string, number> = {};
+  return {
+    timings,
+    async time<T>(label: string, fn: () => Promise<T>): Promise<T> {
+      const t = Date.now();
+      try {
+        return await fn();
+      } finally {
+        timings[label] = Date.now() - t;
+      }
+    },
+  };
+}

@@ -25,6 +25,7 @@ import {
 	type N8nCredential,
 	type N8nHome,
 	type N8nWorkflow,
+	stopwatch,
 } from './n8n-harness.ts';
 
 const PACKAGE = 'n8n-nodes-messaging-service';
@@ -37,15 +38,7 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 	let work: string;
 	let tarball: string;
 	let home: N8nHome | undefined;
-	const timings: Record<string, number> = {};
-	const time = async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
-		const t = Date.now();
-		try {
-			return await fn();
-		} finally {
-			timings[label] = Date.now() - t;
-		}
-	};
+	const { timings, time } = stopwatch();
 
 	beforeAll(async () => {
 		await time('ensureHost', () => ensureHost());
