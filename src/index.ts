@@ -7,6 +7,8 @@ export type * from './types.ts';
 export type { ClientEvent } from './request-sender.ts';
 export type { WaitOptions } from './job-waiter.ts';
 export { isJobFinished } from './job-waiter.ts';
+export { readJobRowError } from './job-row-error.ts';
+export type { JobRowErrorFields } from './job-row-error.ts';
 export { Paginator } from './pagination.ts';
 export { LimiterRegistry } from './rate-limiter.ts';
 export { deriveIdempotencyKey, chunkIdempotencyKey, validateIdempotencyKey, sha256Hex, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';

@@ -97,12 +97,19 @@ export interface ImportOutcome {
   error?: ApiError;
 }
 
-/** A per-row import error mapped back to the caller's index (`offset` + the row's index in its job). */
+/**
+ * A per-row import error mapped back to the caller's index (`offset` + the row's index in its job), with
+ * the fields `readJobRowError` could read from the element (its shape is "not shown").
+ */
 export interface ImportRowError {
-  /** The caller's index, when the service's element carries a numeric `index` (its shape is "not shown"). */
+  /** The caller's index, when the service's element carries a numeric `index`. */
   index?: number;
   jobId: string;
   chunk: number;
+  type?: string;
+  code?: string;
+  message?: string;
+  param?: string;
   /** The element exactly as the service sent it. */
   error: unknown;
 }

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { ApiError, chunkIdempotencyKey, deriveIdempotencyKey, describeError, MAX_IMPORT_CONTACTS } from '../../src/index.ts';
-import type { BulkOutcome, ChunkEvent, ContactInput, ImportOutcome, ImportRowError, ImportWaitOutcome, Job, MessageElement, MessagingClient, SendMessageInput } from '../../src/index.ts';
+import { ApiError, chunkIdempotencyKey, deriveIdempotencyKey, describeError, isJobFinished, MAX_IMPORT_CONTACTS, readJobRowError } from '../../src/index.ts';
+import type { BulkOutcome, ChunkEvent, ContactInput, JobRowErrorFields, ImportOutcome, ImportRowError, ImportWaitOutcome, Job, MessageElement, MessagingClient, SendMessageInput } from '../../src/index.ts';
 import { DataFileError, detectFormat, parseRecords } from './data-files.ts';
 import type { DataRecord } from './data-files.ts';
 import { InputError } from './inputs.ts';
@@ -253,28 +253,14 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
 
 // ------------------------------------------------------------------ sync-contacts and job
 
-interface RowErrorShape {
-  index?: number;
-  error?: { code?: string; message?: string; param?: string };
-  code?: string;
-  message?: string;
-  param?: string;
-}
-
-/** The element shape of `job.errors` is "not shown": read code/message/param where they are. */
-function rowErrorFields(raw: unknown, known: Set<string>): NonNullable<Row['error']> {
-  const e = (raw ?? {}) as RowErrorShape;
-  const inner = e.error && typeof e.error === 'object' ? e.error : e;
-  return {
-    code: typeof inner.code === 'string' ? inner.code : 'row_error',
-    message: maskText(typeof inner.message === 'string' ? inner.message : JSON.stringify(raw), known),
-    param: typeof inner.param === 'string' ? inner.param : undefined,
-  };
+/** A job row error for the report: the fields the shared layer could read, its message masked. */
+function rowErrorFields(row: JobRowErrorFields, element: unknown, known: Set<string>): NonNullable<Row['error']> {
+  return { code: row.code ?? 'row_error', message: maskText(row.message ?? JSON.stringify(element), known), param: row.param };
 }
 
 function progressLogger(ctx: ModeContext) {
   return (job: Job): void => {
-    ctx.core.info(`Job ${job.id}: ${job.processed}/${job.total} processed, ${job.failed} failed${job.completed_at ? ' — finished' : ''}.`);
+    ctx.core.info(`Job ${job.id}: ${job.processed}/${job.total} processed, ${job.failed} failed${isJobFinished(job) ? ' — finished' : ''}.`);
   };
 }
 
@@ -342,7 +328,7 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   const count = { n: 0 };
   let unmapped = 0;
   for (const re of outcome.rowErrors) {
-    const fields = rowErrorFields(re.error, ctx.known);
+    const fields = rowErrorFields(re, re.error, ctx.known);
     if (re.index === undefined || re.index < 0 || re.index >= contacts.length) {
       unmapped += 1;
       annotate(ctx, count, `Contact row failed in job ${re.jobId}: ${fields.code}: ${fields.message}`, undefined, undefined, s.failOnError);
@@ -393,7 +379,7 @@ export async function jobMode(ctx: ModeContext): Promise<void> {
       finished = result.status === 'completed';
     } else {
       job = await ctx.client().jobs.get(s.jobId);
-      finished = typeof job.completed_at === 'string' && job.completed_at !== '';
+      finished = isJobFinished(job);
     }
   } catch (error) {
     if (error instanceof ApiError && error.code === 'resource_not_found') throw new InputError('job-id', describeError(error));
@@ -405,8 +391,9 @@ export async function jobMode(ctx: ModeContext): Promise<void> {
   report.failed = job.failed ?? 0;
   const count = { n: 0 };
   (Array.isArray(job.errors) ? job.errors : []).forEach((raw, k) => {
-    const fields = rowErrorFields(raw, ctx.known);
-    const index = typeof (raw as RowErrorShape)?.index === 'number' ? (raw as RowErrorShape).index! : undefined;
+    const read = readJobRowError(raw);
+    const fields = rowErrorFields(read, raw, ctx.known);
+    const index = read.index;
     const line = index !== undefined ? loaded?.records[index]?.line : undefined;
     report.rows.push({ index: index ?? k, line, status: 'failed', error: fields });
     annotate(ctx, count, `Contact not imported: ${fields.code}: ${fields.message}${fields.param ? ` (field: ${fields.param})` : ''}`, line ? loaded?.file.path : undefined, line, s.failOnError);

@@ -5,6 +5,7 @@ import { Paginator, pageSizeFor } from '../pagination.ts';
 import type { ContactInput, ImportChunk, ImportOutcome, ImportRowError, ImportWaitOutcome, Job, ListPage, RequestOptions, WaitResult } from '../types.ts';
 import type { WaitOptions } from '../job-waiter.ts';
 import type { Jobs } from './jobs.ts';
+import { readJobRowError } from '../job-row-error.ts';
 import { runChunkedWrite } from './operation.ts';
 
 export const MAX_IMPORT_CONTACTS = 1000; // spec §8
@@ -113,8 +114,8 @@ function rowErrorsOf(waits: ImportWaitOutcome['waits']): ImportRowError[] {
     const job = result.job;
     if (!job) continue;
     for (const error of Array.isArray(job.errors) ? job.errors : []) {
-      const rowIndex = (error as { index?: unknown })?.index;
-      rowErrors.push({ index: typeof rowIndex === 'number' ? offset + rowIndex : undefined, jobId: job.id, chunk, error });
+      const { index, ...fields } = readJobRowError(error);
+      rowErrors.push({ index: index === undefined ? undefined : offset + index, jobId: job.id, chunk, ...fields, error });
     }
   }
   return rowErrors;

@@ -215,3 +215,13 @@ describe('cursor guard', () => {
     await expect(paginator.toArray({} as { max: number })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 });
+
+describe('job row errors (element shape "not shown")', () => {
+  test('nested, flat and unreadable elements are read without assuming one shape', async () => {
+    const { readJobRowError } = await import('../../src/job-row-error.ts');
+    expect(readJobRowError({ index: 4, error: { type: 't', code: 'validation_failed', message: 'bad', param: 'email' } })).toEqual({ index: 4, type: 't', code: 'validation_failed', message: 'bad', param: 'email' });
+    expect(readJobRowError({ index: 1, code: 'validation_failed', message: 'flat' })).toMatchObject({ index: 1, code: 'validation_failed', message: 'flat' });
+    expect(readJobRowError('row 3 failed')).toEqual({ index: undefined, type: undefined, code: undefined, message: undefined, param: undefined });
+    expect(readJobRowError({ index: -1 }).index).toBeUndefined();
+  });
+});

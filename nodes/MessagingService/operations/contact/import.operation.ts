@@ -156,11 +156,15 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		return output;
 	}
 
-	const rowErrors = outcome.rowErrors.map((r) => {
-		const element = (r.error ?? {}) as { error?: { type?: string; code?: string; message?: string; param?: string } };
-		const itemIndex = r.index === undefined ? undefined : itemOf[r.index];
-		return { itemIndex, jobId: r.jobId, chunk: r.chunk, code: element.error?.code, message: element.error?.message, param: element.error?.param, type: element.error?.type };
-	});
+	const rowErrors = outcome.rowErrors.map((r) => ({
+		itemIndex: r.index === undefined ? undefined : itemOf[r.index],
+		jobId: r.jobId,
+		chunk: r.chunk,
+		code: r.code,
+		message: r.message,
+		param: r.param,
+		type: r.type,
+	}));
 	const jobs = outcome.waits.map((w) => ({
 		id: w.result.job?.id,
 		chunk: w.chunk,
