@@ -1,14 +1,7 @@
 /** §5 Authentication, scopes, key and account states. */
-import type { Sandbox } from '../../sandbox/server.ts';
-import { boot, call, expectError, ledger, wa } from './helpers.ts';
+import { boot, call, expectError, ledger, wa, useSandbox } from './helpers.ts';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await boot();
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useSandbox(undefined, { resetEach: false });
 
 const batch = { messages: [wa()] };
 

@@ -1,6 +1,6 @@
 /** §3/§4 bulk import jobs, GET /jobs/{id}, GET /contacts pagination, GET /contact-attributes, GET /account. */
 import type { Sandbox } from '../../sandbox/server.ts';
-import { boot, call, expectError, ledger, many, phone, sleep } from './helpers.ts';
+import { boot, call, expectError, ledger, many, phone, sleep, useSandbox } from './helpers.ts';
 
 const bulk = (sb: Sandbox, contacts: unknown, key?: string, idem?: string) => call(sb, 'POST', '/contacts/bulk', { body: { contacts }, key, idem });
 
@@ -14,14 +14,7 @@ async function waitJob(sb: Sandbox, id: string, key?: string): Promise<any> {
 }
 
 describe('§4 POST /contacts/bulk and the job', () => {
-  let sb: Sandbox;
-  beforeAll(async () => {
-    sb = await boot({ job_rows_per_second: 0 });
-  });
-  afterAll(async () => {
-    await sb.close();
-  });
-  beforeEach(() => sb.control.reset());
+  const sb = useSandbox({ job_rows_per_second: 0 });
 
   test('§4 202 with a queued job; nothing created when it returns', async () => {
     const r = await bulk(sb, [{ first_name: 'Ana', email: 'ana@example.com' }, { whatsapp: '+4915112345678' }]);
@@ -209,13 +202,7 @@ describe('§4 GET /contacts pagination', () => {
 });
 
 describe('§4 GET /contact-attributes and GET /account', () => {
-  let sb: Sandbox;
-  beforeAll(async () => {
-    sb = await boot();
-  });
-  afterAll(async () => {
-    await sb.close();
-  });
+  const sb = useSandbox(undefined, { resetEach: false });
   test('§4.5 GET /contact-attributes returns { data } without meta', async () => {
     const r = await call(sb, 'GET', '/contact-attributes');
     expect(r.status).toBe(200);

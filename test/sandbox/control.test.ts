@@ -4,17 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoConfig, demoKeys, start } from '../../sandbox/server.ts';
-import type { Sandbox } from '../../sandbox/server.ts';
-import { boot, call, em, expectError, ledger, summary, wa } from './helpers.ts';
+import { call, em, expectError, ledger, summary, wa, useSandbox } from './helpers.ts';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await boot({ job_rows_per_second: 0 });
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => sb.control.reset());
+const sb = useSandbox({ job_rows_per_second: 0 });
 
 test('ledger: messages, jobs, contacts and the request count', async () => {
   const r = await call(sb, 'POST', '/messages/batch', { body: { messages: [wa(), em()] } });

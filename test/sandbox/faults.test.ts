@@ -1,16 +1,8 @@
 /** Fault injection: every kind, schedules, and exactly-once effects with idempotency. */
 import { request } from 'undici';
-import type { Sandbox } from '../../sandbox/server.ts';
-import { boot, call, em, expectError, ledger, summary, wa } from './helpers.ts';
+import { call, em, expectError, ledger, summary, wa, useSandbox } from './helpers.ts';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await boot({ job_rows_per_second: 0 });
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => sb.control.reset());
+const sb = useSandbox({ job_rows_per_second: 0 });
 
 const ROUTE = 'POST /v1/messages/batch';
 const addFault = async (rule: Record<string, unknown>) => {

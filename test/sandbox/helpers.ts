@@ -80,3 +80,32 @@ export async function freshWindow(windowSeconds: number, margin = 1): Promise<vo
 
 export const many = (n: number, f: (i: number) => Record<string, unknown>): Record<string, unknown>[] => Array.from({ length: n }, (_, i) => f(i));
 export const phone = (i: number): string => `+49151${String(1000000 + i)}`;
+
+/**
+ * A sandbox for the enclosing suite: started before its tests, closed after, and (by default) reset
+ * before each test. The returned object reads through to the running sandbox.
+ */
+export function useSandbox(config?: SandboxConfigInput, options: { resetEach?: boolean } = {}): Sandbox {
+  let started: Sandbox | undefined;
+  const running = (): Sandbox => {
+    if (!started) throw new Error('the sandbox is not started yet (use it inside a test)');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await boot(config);
+  });
+  afterAll(() => started?.close());
+  if (options.resetEach !== false) beforeEach(() => running().control.reset());
+  return {
+    get url() {
+      return running().url;
+    },
+    get origin() {
+      return running().origin;
+    },
+    get control() {
+      return running().control;
+    },
+    close: () => running().close(),
+  };
+}

@@ -1,15 +1,7 @@
 /** §4 Idempotency-Key: replay, reuse with another body, in progress, release on failure, scoping, length. */
-import type { Sandbox } from '../../sandbox/server.ts';
-import { boot, call, em, expectError, ledger, summary, wa } from './helpers.ts';
+import { boot, call, em, expectError, ledger, summary, wa, useSandbox } from './helpers.ts';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await boot({ job_rows_per_second: 0 });
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => sb.control.reset());
+const sb = useSandbox({ job_rows_per_second: 0 });
 
 const batch = (idem: string, messages: unknown[] = [wa(), em()], key?: string) => call(sb, 'POST', '/messages/batch', { body: { messages }, idem, key });
 

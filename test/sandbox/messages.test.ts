@@ -1,14 +1,7 @@
 /** §2 message elements, §4 POST /messages/batch, POST /messages, GET /messages/{id}; §7 credits, plan, sender. */
-import type { Sandbox } from '../../sandbox/server.ts';
-import { boot, call, em, expectError, ledger, many, phone, summary, wa } from './helpers.ts';
+import { boot, call, em, expectError, ledger, many, phone, summary, wa, useSandbox } from './helpers.ts';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await boot();
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useSandbox(undefined, { resetEach: false });
 
 const send = (messages: unknown, key?: string) => call(sb, 'POST', '/messages/batch', { body: { messages }, key });
 const rowError = (row: any, code: string, param?: string) => {

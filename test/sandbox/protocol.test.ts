@@ -1,16 +1,9 @@
 /** §7 envelope and headers, §8 CORS, routing (404/405), bodies, and robustness against bad input. */
 import { connect } from 'node:net';
 import { request } from 'undici';
-import type { Sandbox } from '../../sandbox/server.ts';
-import { boot, call, expectError, summary, wa } from './helpers.ts';
+import { boot, call, expectError, summary, wa, useSandbox } from './helpers.ts';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await boot({ max_body_bytes: 64 * 1024 });
-});
-afterAll(async () => {
-  await sb.close();
-});
+const sb = useSandbox({ max_body_bytes: 64 * 1024 }, { resetEach: false });
 
 const EXPOSED = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotent-Replay'];
 

@@ -1,16 +1,8 @@
 /** §8 per-key fixed-window rate limit and its headers. */
-import type { Sandbox } from '../../sandbox/server.ts';
-import { boot, call, expectError, freshWindow, many, phone, sleep, summary, wa } from './helpers.ts';
+import { boot, call, expectError, freshWindow, many, phone, sleep, summary, wa, useSandbox } from './helpers.ts';
 
 const W = 2;
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await boot({ window_seconds: W, accounts: [{ id: 'acc_rate_limited', rate_limit: 3 }] });
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => sb.control.reset());
+const sb = useSandbox({ window_seconds: W, accounts: [{ id: 'acc_rate_limited', rate_limit: 3 }] });
 
 const RL = 'sk_test_demo_rate_limited';
 
