@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lineChart } from './charts.ts';
-import type { Results, Row } from './results.ts';
+import type { Point, Results, Row } from './results.ts';
 
 const OURS = '#1f6feb';
 const OTHER = '#d1242f';
@@ -17,7 +17,7 @@ export function tableLines(rows: Row[]): string[] {
 }
 
 function charts(results: Results): Record<string, string> {
-  const { calls, throughput, jobs, scale } = results.charts;
+  const { calls, throughput, jobs, scale, scaleBefore } = results.charts;
   const files: Record<string, string> = {
     'calls.svg': lineChart({
       title: 'Calls against messages sent (batch)',
@@ -70,6 +70,7 @@ function charts(results: Results): Record<string, string> {
       yLabel: '429s ÷ requests',
       series: [
         { name: 'bench:scale', color: OURS, points: scale.map((r) => [r.processes, r.rate429]) },
+        ...(scaleBefore ? [{ name: 'before: each process paces only itself', color: OTHER, points: scaleBefore.map((r): Point => [r.processes, r.rate429]) }] : []),
         { name: 'goal at N=8: 0.05', color: BOUND, dashed: true, points: scale.map((r) => [r.processes, 0.05]) },
       ],
     });

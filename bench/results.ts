@@ -44,6 +44,8 @@ export interface Results {
     throughput: { ceilingPerSecond: number; ours: Point[]; naive: Point[] };
     jobs: JobWaitPoint[];
     scale: ScaleRow[] | null;
+    /** The scale rows of the limiter before the scale work, when kept. */
+    scaleBefore: ScaleRow[] | null;
   };
 }
 

@@ -12,7 +12,7 @@ import type { Results, Row } from './results.ts';
 import { machine } from './results.ts';
 import { writeReport } from './report.ts';
 import { measureRssGrowth } from './rss.ts';
-import { loadScaleRows, scaleTableRows } from './scale-rows.ts';
+import { loadScaleBaseline, loadScaleRows, scaleTableRows } from './scale-rows.ts';
 import { measureThroughput } from './throughput.ts';
 
 async function step<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const results: Results = {
     machine: machine(),
     rows: [...calls.rows, ...throughput.rows, ...cpu, ...jobs.rows, ...rss, ...cold, ...bundle, ...scaleTableRows(scale)],
-    charts: { calls: calls.chart, throughput: throughput.chart, jobs: jobs.chart, scale },
+    charts: { calls: calls.chart, throughput: throughput.chart, jobs: jobs.chart, scale, scaleBefore: scale ? loadScaleBaseline() : null },
   };
   printTable(results.rows);
   writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

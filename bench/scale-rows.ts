@@ -3,7 +3,7 @@
  * is called and each row read as processes, throughput share, 429 share, lost and duplicated. Rows may be
  * objects or the printed lines (`scale N=8: throughput 0.93 of ceiling, 429s 3.1 % of requests, lost 0, dup 0`).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Row, ScaleRow } from './results.ts';
@@ -36,11 +36,21 @@ export function readScaleRow(row: unknown): ScaleRow | undefined {
   };
 }
 
+/** The rows of an earlier run kept as the baseline (bench/results-scale-before.json), when present. */
+export function loadScaleBaseline(): ScaleRow[] | null {
+  const file = join(process.cwd(), 'bench', 'results-scale-before.json');
+  if (!existsSync(file)) return null;
+  const rows = ((JSON.parse(readFileSync(file, 'utf8')) as { rows?: unknown[] }).rows ?? []).map(readScaleRow);
+  return rows.length > 0 && rows.every((r) => r !== undefined) ? (rows as ScaleRow[]) : null;
+}
+
 export async function loadScaleRows(): Promise<ScaleRow[] | null> {
   const file = join(process.cwd(), 'bench', 'scale.ts');
   if (!existsSync(file)) return null;
   const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  const run = Object.values(module).find((v): v is () => Promise<unknown> => typeof v === 'function');
+  // `runScale` by name; otherwise the one exported function whose name starts with `run`.
+  const named = Object.entries(module).filter(([name, v]) => typeof v === 'function' && (name === 'runScale' || /^run/.test(name)));
+  const run = (named.find(([name]) => name === 'runScale') ?? named[0])?.[1] as (() => Promise<unknown>) | undefined;
   if (!run) return null;
   const out = await run();
   const rows = (Array.isArray(out) ? out : ((out as { rows?: unknown[] })?.rows ?? [])).map(readScaleRow);
