@@ -113,6 +113,8 @@ export function renderReport(results: Results): { page: string; files: Record<st
     'The waiter polls at once, then doubles its delay from 1 s, but never sleeps past the end that the job’s',
     'own counters (`processed` of `total`) forecast, plus 5 %. While the counters give no forecast, each',
     'delay stays within 0.2 of the time already waited. A `Retry-After` on `GET /jobs/{id}` decides alone.',
+    'Why the forecast: a cap of 0.2 × the time waited alone bounds the lag for any job, but makes the delays',
+    'grow ×1.2 per poll, not ×2 (about 30 polls for a 5 min job); the counters let the delays keep doubling.',
     'Virtual clock, a job whose counters move steadily (as the sandbox’s do), worst of the jitter draws.',
     '',
     img('job-polls.svg', 'Polls against job duration'),
