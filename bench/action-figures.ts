@@ -29,7 +29,7 @@ export function measureBundleSize(): Row[] {
   ];
 }
 
-/** The environment a runner gives the action's send step (shared with bench/action-startup.ts). */
+/** The environment a runner gives the action's send step. */
 export function actionEnv(base: string, temp: string): Record<string, string> {
   writeFileSync(join(temp, 'event.json'), JSON.stringify({ release: { tag_name: 'v1.0.0' } }));
   return {
