@@ -30,7 +30,7 @@ export function measureBundleSize(): Row[] {
 }
 
 /** The environment a runner gives the action's send step. */
-export function actionEnv(base: string, temp: string): Record<string, string> {
+function actionEnv(base: string, temp: string): Record<string, string> {
   writeFileSync(join(temp, 'event.json'), JSON.stringify({ release: { tag_name: 'v1.0.0' } }));
   return {
     PATH: process.env.PATH ?? '',
