@@ -3,8 +3,6 @@
  * and 5 min run in the real sandbox over HTTP; the sandbox's clock (Date) and the waiter's sleep are one
  * virtual clock, so minutes of job pass in milliseconds and lag is measured, not timed.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { MessagingClient } from '../../src/client.ts';
 import { DEFAULT_POLL_PLAN, nextPollDelay } from '../../src/poll-schedule.ts';
@@ -14,6 +12,7 @@ import type { Runtime } from '../../src/runtime.ts';
 import type { ImportOutcome, Job } from '../../src/types.ts';
 import { start } from '../../sandbox/server.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
+import { localServer, recordedClient, reply } from './local-server.ts';
 import { DEMO_KEY } from './sandbox-client.ts';
 
 const FIRST_DELAY_MS = DEFAULT_POLL_PLAN.minDelayMs;
@@ -106,65 +105,39 @@ describe('against the sandbox on a virtual clock', () => {
 });
 
 describe('Retry-After on GET /jobs/{id}', () => {
-  /** A tiny service: the job finishes on poll `finishAt`; every unfinished answer says Retry-After: 7. */
-  async function jobServer(finishAt: number): Promise<{ url: string; close: () => Promise<void>; polls: () => number }> {
-    let polls = 0;
-    const server = createServer((_req, res) => {
-      polls += 1;
-      const done = polls >= finishAt;
-      const job = { object: 'job', id: 'job_1', type: 'contacts.bulk', status: done ? 'done' : 'queued', total: 10, processed: done ? 10 : polls * 3, failed: 0, errors: [], created_at: '2026-01-01T00:00:00Z', completed_at: done ? '2026-01-01T00:00:14Z' : null };
-      res.writeHead(200, { 'content-type': 'application/json', ...(done ? {} : { 'retry-after': '7' }) });
-      res.end(JSON.stringify({ data: job }));
+  /** The job finishes on poll `finishAt`; every unfinished answer says Retry-After: 7. */
+  function jobServer(finishAt: number) {
+    return localServer((_e, res, n) => {
+      const done = n >= finishAt;
+      const job = { object: 'job', id: 'job_1', type: 'contacts.bulk', status: done ? 'done' : 'queued', total: 10, processed: done ? 10 : n * 3, failed: 0, errors: [], created_at: '2026-01-01T00:00:00Z', completed_at: done ? '2026-01-01T00:00:14Z' : null };
+      reply(res, 200, { data: job }, done ? {} : { 'retry-after': '7' });
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, polls: () => polls, close: () => new Promise((r) => server.close(() => r())) };
-  }
-
-  function recordingRuntime(dispatcher: Agent): { runtime: Runtime; sleeps: number[] } {
-    let now = 1_767_225_600_000;
-    const sleeps: number[] = [];
-    return {
-      sleeps,
-      runtime: {
-        transport: undiciTransport({ dispatcher }),
-        sleep: async (ms) => {
-          sleeps.push(ms);
-          now += ms;
-        },
-        now: () => now,
-        random: () => 0.5,
-      },
-    };
   }
 
   test('takes precedence over the schedule, within the deadline', async () => {
-    const service = await jobServer(3);
-    const dispatcher = new Agent();
+    const server = await jobServer(3);
+    const { client, sleeps, close } = recordedClient(server.url);
     try {
-      const { runtime, sleeps } = recordingRuntime(dispatcher);
-      const client = new MessagingClient({ baseUrl: service.url, apiKey: DEMO_KEY, runtime, limiters: new LimiterRegistry() });
       const result = await client.jobs.wait('job_1', { timeoutMs: 60_000 });
       expect(result.status).toBe('completed');
-      expect(service.polls()).toBe(3);
+      expect(server.exchanges).toHaveLength(3);
       expect(sleeps).toEqual([7000, 7000]);
     } finally {
-      await dispatcher.close();
-      await service.close();
+      await close();
+      await server.close();
     }
   });
 
   test('the deadline still ends the wait: a timeout result, the last sleep cut to what was left', async () => {
-    const service = await jobServer(4);
-    const dispatcher = new Agent();
+    const server = await jobServer(4);
+    const { client, sleeps, close } = recordedClient(server.url);
     try {
-      const { runtime, sleeps } = recordingRuntime(dispatcher);
-      const client = new MessagingClient({ baseUrl: service.url, apiKey: DEMO_KEY, runtime, limiters: new LimiterRegistry() });
       const result = await client.jobs.wait('job_1', { timeoutMs: 10_000 });
       expect(result.status).toBe('timeout');
       expect(sleeps).toEqual([7000, 3000]);
     } finally {
-      await dispatcher.close();
-      await service.close();
+      await close();
+      await server.close();
     }
   });
 });
