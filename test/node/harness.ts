@@ -160,7 +160,7 @@ export interface RunOutcome {
 	authorizations: string[];
 }
 
-function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: INode; node: INode } {
+export function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: INode; node: INode } {
 	const seed: INode = {
 		id: 'seed-node-id',
 		name: 'Seed',

@@ -5,11 +5,11 @@
  * without it, one item per queued job.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
-import { ApiError } from '../../../../src/index.ts';
 import type { ContactInput, ImportOutcome, ImportWaitOutcome, MessagingClient } from '../../../../src/index.ts';
 import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
-import { cancelSignal, requiredString } from '../../helpers/items.ts';
+import { cancelSignal } from '../../helpers/items.ts';
+import { contactOf, failedRowsOption, reportFailedRows } from './import-rows.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
 
 const show = { show: { resource: ['contact'], operation: ['import'] } };
@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Define Below',
 				value: 'defineBelow',
-				description: 'Set the contact fields with expressions',
+				description: 'Map each contact field and attribute of the account, converted to its type',
 			},
 		],
 		default: 'autoMapInputData',
@@ -39,28 +39,25 @@ export const description: INodeProperties[] = [
 		description: 'How input items become contacts. To import a CSV file, turn it into items first with "Extract From File".',
 	},
 	{
-		displayName: 'First Name',
-		name: 'firstName',
-		type: 'string',
-		default: '',
+		displayName: 'Contact Fields',
+		name: 'contact',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['mapping'],
+			resourceMapper: {
+				resourceMapperMethod: 'getContactFields',
+				mode: 'add',
+				fieldWords: { singular: 'field', plural: 'fields' },
+				addAllFields: false,
+				multiKeyMatch: false,
+				supportAutoMap: false,
+			},
+		},
 		displayOptions: showDefined,
-	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		placeholder: 'name@email.com',
-		default: '',
-		displayOptions: showDefined,
-	},
-	{
-		displayName: 'WhatsApp Number',
-		name: 'whatsapp',
-		type: 'string',
-		placeholder: '+4915123456789',
-		default: '',
-		displayOptions: showDefined,
-		description: 'Phone number in international format',
+		description: 'The contact’s fields and the account’s contact attributes, each with its type',
 	},
 	{
 		displayName: 'Wait for Completion',
@@ -79,21 +76,8 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['contact'], operation: ['import'], waitForCompletion: [true] } },
 		description: 'How long to wait for all jobs in all. Jobs still running then keep running on the service.',
 	},
-	optionsCollection('contact', 'import', [idempotencyKeyField]),
+	optionsCollection('contact', 'import', [idempotencyKeyField, failedRowsOption]),
 ];
-
-function contactOf(ctx: IExecuteFunctions, items: INodeExecutionData[], itemIndex: number): ContactInput {
-	const mapping = ctx.getNodeParameter('mapping', itemIndex, 'autoMapInputData') as string;
-	if (mapping === 'autoMapInputData') return { ...(items[itemIndex]!.json as ContactInput) };
-	const contact: ContactInput = {};
-	const firstName = requiredString(ctx, 'firstName', itemIndex);
-	const email = requiredString(ctx, 'email', itemIndex);
-	const whatsapp = requiredString(ctx, 'whatsapp', itemIndex);
-	if (firstName) contact.first_name = firstName;
-	if (email) contact.email = email;
-	if (whatsapp) contact.whatsapp = whatsapp;
-	return contact;
-}
 
 function pairedRange(itemOf: number[], offset: number, count: number): IPairedItemData[] {
 	return itemOf.slice(offset, offset + count).map((item) => ({ item }));
@@ -189,12 +173,5 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const summary: IDataObject = { completed, totals: outcome.totals, jobs, rowErrors };
 	output.push({ json: summary, pairedItem: itemOf.map((item) => ({ item })) });
 
-	if (this.continueOnFail()) {
-		for (const row of rowErrors) {
-			if (row.itemIndex === undefined) continue;
-			const error = new ApiError({ status: 0, type: row.type ?? 'invalid_request_error', code: row.code ?? 'validation_failed', message: row.message ?? 'The row was refused.', param: row.param });
-			output.push(errorItem(error, row.itemIndex, { jobId: row.jobId, chunk: row.chunk }, `row of job ${row.jobId}`));
-		}
-	}
-	return output;
+	return [...output, ...reportFailedRows(this, rowErrors, contacts.length)];
 }
