@@ -49,6 +49,8 @@ test('"Define Below": mapped values (strings from expressions) land converted to
 		value: { first_name: '={{ $json.name }}', email: '={{ $json.mail }}', whatsapp: '={{ $json.phone ?? "" }}', vip: '={{ $json.vip }}', city: '={{ $json.city }}' },
 		matchingColumns: [],
 		schema,
+		attemptToConvertTypes: false,
+		convertFieldsToString: false,
 	};
 	const { outputs, error } = await runNode({
 		parameters: { ...importParameters, mapping: 'defineBelow', contact },
