@@ -125,7 +125,8 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 			});
 			const result = await time('execute (revoked)', () => executeWorkflow(home!, 'msgRevokedWf', { allowFailure: true }));
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(/^api_key_revoked: .*issue a new key\..* — item 0$/);
+			expect(result.error?.message).toMatch(/^api_key_revoked: /);
+			expect(`${result.error?.message} ${(result.error as { description?: string } | undefined)?.description}`).toMatch(/issue a new key\..* — item 0$/);
 			expect(result.stdout + result.stderr).not.toContain('sk_test_demo_revoked');
 		},
 		5 * MINUTES,
