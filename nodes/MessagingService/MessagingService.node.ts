@@ -21,7 +21,7 @@ export class MessagingService implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Send messages, import contacts and follow jobs on the messaging service',
+		description: 'Send messages, import contacts and follow jobs on Messaging Service',
 		defaults: { name: 'Messaging Service' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
