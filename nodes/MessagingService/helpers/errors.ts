@@ -34,28 +34,33 @@ function serviceWords(error: ApiError): string {
 	return error.message.replace(/[.\s]+$/, '');
 }
 
-/** `code: the service's words`, cut at a word boundary to at most 80 characters. */
+/**
+ * `code: the service's words`, cut at a word boundary to at most 80 characters. A write whose outcome is
+ * unknown says so first: it is not a failure, and sending it again with its key settles it.
+ */
 export function errorTitle(error: ApiError): string {
-	const full = `${error.code}: ${serviceWords(error)}`;
+	const full = `${error.outcomeUnknown ? 'Outcome unknown: ' : ''}${error.code}: ${serviceWords(error)}`;
 	if (full.length <= TITLE_MAX_LENGTH) return full;
 	const cut = full.slice(0, TITLE_MAX_LENGTH - 1);
 	const space = cut.lastIndexOf(' ');
 	return `${(space > TITLE_MAX_LENGTH / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.(-]+$/, '')}…`;
 }
 
-/** The layer's remedy, with "the field named in `param`" made concrete (or general when no field is named). */
+/** The layer's remedy, with "the field named in `param`" made concrete (the layer words it without when there is none). */
 export function remedyOf(error: ApiError): string {
-	return error.remedy.replace(/the (field|input) named in `param`/g, (_match, what: string) =>
-		error.param ? `the ${what} \`${error.param}\`` : `the ${what} the message above names`,
-	);
+	return error.param ? error.remedy.replace(/named in `param`/g, `\`${error.param}\``) : error.remedy;
 }
 
-/** What to do, then what the title had no room for: the rest of the message, field, request, doc, item. */
-export function errorDescription(error: ApiError, whereText?: string): string {
+/**
+ * What to do, then what the title had no room for: the rest of the message, the idempotency key that
+ * settles an unknown outcome, field, request, doc, item.
+ */
+export function errorDescription(error: ApiError, whereText?: string, idempotencyKey?: unknown): string {
 	const remedy = remedyOf(error);
 	const parts: string[] = [];
 	if (errorTitle(error).endsWith('…')) parts.push(`${serviceWords(error)}.`);
 	parts.push(remedy);
+	if (error.outcomeUnknown && typeof idempotencyKey === 'string') parts.push(`Idempotency key: ${idempotencyKey}.`);
 	if (error.param && !remedy.includes(error.param) && !error.message.includes(error.param)) parts.push(`(field: ${error.param})`);
 	if (error.requestId) parts.push(`[request ${error.requestId}]`);
 	if (error.docUrl) parts.push(`See ${error.docUrl}`);
@@ -71,7 +76,7 @@ export function errorItem(error: ApiError, itemIndex: number, extra?: IDataObjec
 	return {
 		json: {
 			error: errorTitle(error),
-			message: errorDescription(error, where(itemIndex, context)),
+			message: errorDescription(error, where(itemIndex, context), extra?.idempotencyKey),
 			details: errorDetails(error, extra),
 		},
 		pairedItem: { item: itemIndex },
@@ -104,11 +109,11 @@ export function asApiError(error: unknown): ApiError {
  * when nothing came back or the input was wrong. The message is set last so n8n's "common error"
  * rewording cannot replace it.
  */
-export function nodeError(node: INode, error: unknown, itemIndex: number, context?: string): NodeApiError | NodeOperationError {
+export function nodeError(node: INode, error: unknown, itemIndex: number, context?: string, idempotencyKey?: string): NodeApiError | NodeOperationError {
 	if ((error instanceof NodeApiError || error instanceof NodeOperationError) && !(error instanceof ApiError)) return error;
 	const apiError = asApiError(error);
 	const message = errorTitle(apiError);
-	const description = errorDescription(apiError, where(itemIndex, context));
+	const description = errorDescription(apiError, where(itemIndex, context), idempotencyKey);
 	const built =
 		apiError.status > 0
 			? new NodeApiError(node, { ...errorDetails(apiError), message: apiError.message }, {

@@ -5,6 +5,7 @@
  * without it, one item per queued job.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
+import { describeImportResults, importResults, waitEndedError } from '../../../../src/index.ts';
 import type { ContactInput, ImportOutcome, ImportWaitOutcome, MessagingClient } from '../../../../src/index.ts';
 import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
@@ -117,16 +118,17 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		return [...output, ...itemOf.map((itemIndex) => errorItem(asApiError(error), itemIndex))];
 	}
 
-	// Chunks whose call failed (or never went out after a failure): their contacts were not imported.
+	// Chunks whose call failed, never went out, or may have gone out (unknown: its key settles it).
 	const queued = outcome.chunks.filter((c) => c.status === 'queued');
 	for (const chunk of outcome.chunks) {
 		if (chunk.status === 'queued') continue;
+		const idempotencyKey = chunk.call?.idempotencyKey;
 		if (!this.continueOnFail()) {
 			const summary = `${queued.length} of ${outcome.chunks.length} import jobs queued (${queued.reduce((n, c) => n + c.count, 0)} of ${contacts.length} contacts)`;
-			throw nodeError(this.getNode(), outcome.error ?? chunk.error, itemOf[chunk.offset]!, summary);
+			throw nodeError(this.getNode(), outcome.error ?? chunk.error, itemOf[chunk.offset]!, summary, idempotencyKey);
 		}
 		for (let k = 0; k < chunk.count; k++) {
-			output.push(errorItem(chunk.error, itemOf[chunk.offset + k]!, { outcome: chunk.status, chunk: chunk.chunk }));
+			output.push(errorItem(chunk.error, itemOf[chunk.offset + k]!, { outcome: chunk.status, chunk: chunk.chunk, idempotencyKey }));
 		}
 	}
 
@@ -161,6 +163,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	}));
 	const completed = outcome.totals.unfinishedJobs === 0;
 	if (!completed && !this.continueOnFail()) {
+		const pollFailure = outcome.waits.find((w) => w.result.status === 'poll_failed');
+		if (pollFailure) throw nodeError(this.getNode(), waitEndedError(pollFailure.jobId, pollFailure.result), itemOf[pollFailure.offset]!);
 		const seconds = this.getNodeParameter('waitTimeoutSeconds', 0, DEFAULT_IMPORT_TIMEOUT_SECONDS) as number;
 		const running = jobs.filter((j) => j.status !== 'completed').map((j) => j.id).join(', ');
 		const error = new NodeSideError(
@@ -170,7 +174,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		);
 		throw nodeError(this.getNode(), error, itemOf[0]!);
 	}
-	const summary: IDataObject = { completed, totals: outcome.totals, jobs, rowErrors };
+	const summary: IDataObject = { completed, outcome: describeImportResults(importResults(outcome)), totals: outcome.totals, jobs, rowErrors };
 	output.push({ json: summary, pairedItem: itemOf.map((item) => ({ item })) });
 
 	return [...output, ...reportFailedRows(this, rowErrors, contacts.length)];
