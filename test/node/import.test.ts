@@ -88,6 +88,7 @@ describe('refused rows are never hidden', () => {
 		const [main, errors] = outputs;
 		expect(main).toHaveLength(1);
 		expect(main![0]!.json.totals).toMatchObject({ failed: 1 });
+		expect(main![0]!.json.outcome).toMatch(/^2 imported, 1 failed\b/);
 		expect(errors!.map(pairedIndex)).toEqual([1]);
 		expect(isRoutableErrorJson(errors![0]!.json, ['first_name', 'email'])).toBe(true);
 		expect(errors![0]!.json.details).toMatchObject({ code: 'validation_failed', param: 'email' });
@@ -103,4 +104,23 @@ describe('refused rows are never hidden', () => {
 		const { error } = await runNode({ parameters: { ...importParameters, options: { failedRows: 'failNode' } }, items, credentials: credentialsFor(sb), onError: 'continueErrorOutput' });
 		expect(shownError(error)).toMatch(/^rows_refused: 1 of 3 contacts were refused/);
 	});
+});
+
+test('an import chunk whose outcome is unknown (reset after the job was queued) is an error item with the key that settles it; importing again with it replays the job', async () => {
+	sb.control.addFault({ route: 'POST /v1/contacts/bulk', kind: 'reset_after_commit', count: 100 });
+	const items = [{ first_name: 'A', email: 'a@example.com' }, { first_name: 'B', email: 'b@example.com' }];
+	const options = { idempotencyKey: 'import-unknown-test' };
+	const { outputs, error } = await runNode({ parameters: { ...importParameters, options }, items, credentials: credentialsFor(sb), onError: 'continueErrorOutput' });
+	expect(error).toBeUndefined();
+	const failed = outputs[1]!;
+	expect(failed.map(pairedIndex)).toEqual([0, 1]);
+	expect(failed[0]!.json.error).toMatch(/^Outcome unknown: /);
+	expect(failed[0]!.json.details).toMatchObject({ outcome: 'unknown', idempotencyKey: expect.stringMatching(/^import-unknown-test/) });
+	expect(failed[0]!.json.message).toContain(`Idempotency key: ${(failed[0]!.json.details as { idempotencyKey: string }).idempotencyKey}.`);
+
+	sb.control.clearFaults();
+	const again = await runNode({ parameters: { ...importParameters, options }, items, credentials: credentialsFor(sb) });
+	expect(again.error).toBeUndefined();
+	expect(sb.control.ledger().jobs).toHaveLength(1);
+	expect(sb.control.ledger().contacts.map((c) => c.email)).toEqual(['a@example.com', 'b@example.com']);
 });
