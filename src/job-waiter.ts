@@ -43,14 +43,14 @@ export async function waitForJob(pollJob: () => Promise<JobPoll>, runtime: Runti
   let last: Job | undefined;
   for (;;) {
     if (options.signal?.aborted) return { status: 'aborted', job: last };
-    let poll: JobPoll;
-    try {
-      poll = await pollJob();
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'aborted') return { status: 'aborted', job: last };
-      throw error;
+    // Settled, not try/catch: a service error propagates as the layer's own ApiError (the node converts
+    // it at its boundary); only a cancelled request becomes a result here.
+    const answer = await pollJob().then((poll) => ({ poll }), (error: unknown) => ({ error }));
+    if ('error' in answer) {
+      if (answer.error instanceof ApiError && answer.error.code === 'aborted') return { status: 'aborted', job: last };
+      throw answer.error;
     }
-    const job = poll.job;
+    const { job, retryAfterSeconds } = answer.poll;
     polls += 1;
     if (options.onProgress && (!last || last.processed !== job.processed || last.failed !== job.failed)) options.onProgress(job);
     last = job;
@@ -61,7 +61,7 @@ export async function waitForJob(pollJob: () => Promise<JobPoll>, runtime: Runti
     const latest: JobReading = { at: now, processed: job.processed, total: job.total };
     const forecastMs = forecastRemainingMs(reading, latest);
     reading = latest;
-    const retryAfterMs = poll.retryAfterSeconds === undefined ? undefined : poll.retryAfterSeconds * 1000;
+    const retryAfterMs = retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000;
     const delay = nextPollDelay({ polls, waitedMs: now - started, forecastMs, retryAfterMs, random: runtime.random() }, plan);
     try {
       await runtime.sleep(Math.min(delay, left), options.signal);
