@@ -3,7 +3,8 @@
  * faults, idempotency, and the resource handler.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { accountCheck, authenticate, keyInBody, keyInQuery } from './auth.ts';
+import { accountCheck, authenticate, keyInBody, keyInQuery, ownKeyInQuery } from './auth.ts';
+import type { EventKind } from './events.ts';
 import type { Faults } from './faults.ts';
 import type { RawBody } from './http/body.ts';
 import { PREFLIGHT, destroyConnection, sendJson } from './http/headers.ts';
@@ -21,13 +22,22 @@ export interface ApiRequest {
   req: IncomingMessage;
   res: ServerResponse;
   requestId: string;
-  segs: string[];
+  /** Decoded path segments; null when the percent-encoding is broken (a 404). */
+  segs: string[] | null;
   query: URLSearchParams;
   body: RawBody;
 }
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** One line for the inbox: what a successful write did. */
+function describeWrite(r: Reply): string {
+  const data = (r.body as { data: unknown }).data;
+  if (!Array.isArray(data)) return `job ${(data as { id: string }).id}, ${(data as { total: number }).total} rows queued`;
+  const failed = data.filter((d: { error?: unknown }) => d.error !== undefined).length;
+  return `${data.length - failed} sent, ${failed} row error${failed === 1 ? '' : 's'}`;
 }
 
 /** Runs the resource handler of a route that passed every check. */
@@ -59,34 +69,55 @@ export function apiHandler(state: State, faults: Faults): (r: ApiRequest) => Pro
   return async ({ req, res, requestId, segs, query, body: rawBody }) => {
     const method = req.method ?? 'GET';
     const now = state.now();
-    const reply = (r: Reply, rl?: Record<string, string>): void => sendJson(res, requestId, r.status, JSON.stringify(r.body), rl, r.headers);
+    const routeText = `${method} ${req.url ?? '/'}`.slice(0, 200);
+    let who: string | null = null;
+    const note = (kind: EventKind, status: number, detail: string): void =>
+      state.events.add({ at: new Date(state.now()).toISOString(), kind, route: routeText, status, request_id: requestId, key: who, detail });
+    const noteFailure = (r: Reply): void => {
+      if (r.status === 429) note('rate_limited', 429, 'not processed');
+      else if (r.status === 500) note('fault', 500, 'injected 500');
+      else if (r.status >= 400 && method === 'POST') note('refused', r.status, (r.body as { error: { code: string } }).error.code);
+    };
+    const reply = (r: Reply, rl?: Record<string, string>): void => {
+      noteFailure(r);
+      sendJson(res, requestId, r.status, JSON.stringify(r.body), rl, r.headers);
+    };
+    const drop = (kind: string): void => {
+      note('fault', 0, `injected ${kind}: connection closed`);
+      destroyConnection(req, res);
+    };
     state.requests++;
-    state.jobs.observe(now);
+    state.version++;
+    state.observe(now);
 
     // CORS preflight: no auth, no counting.
     if (method === 'OPTIONS') return sendJson(res, requestId, 204, null, PREFLIGHT);
 
-    // Route resolution first: unknown path 404, wrong method 405 (no auth needed).
-    const route = segs[1] === 'v1' && segs[0] === '' ? resolveRoute(segs.slice(2)) : null;
-    if (!route) return reply(fail(404, err(T.invalid, 'resource_not_found', `No route ${method} ${segs.join('/') || '/'}.`)));
-    if (route.method !== method)
-      return reply(fail(405, err(T.invalid, 'method_not_allowed', `${method} is not allowed on this path; use ${route.method}.`)), { Allow: route.method });
-
-    // §5.2: a key in the query string is refused, even next to a valid header.
-    const queryKey = keyInQuery(state.keys, query);
-    if (queryKey !== null)
-      return reply(fail(400, err(T.invalid, 'request_refused', `API keys are not accepted in the query string (parameter "${queryKey}"); send "Authorization: Bearer <API_KEY>".`, queryKey)));
-
-    // §5: authentication.
     const auth = authenticate(fail, state.keys, state.accounts, req.headers.authorization, now);
+    // §8: every call of an identified key counts once, whatever its answer; an unidentified call is not counted.
+    const rate = 'status' in auth ? null : state.rates.count(auth.key, auth.account, now);
+    if (!('status' in auth)) who = auth.key.key;
+    const rl = rate?.headers;
+    const tooMany = (): void =>
+      reply(fail(429, err(T.rate, 'rate_limit_exceeded', `Rate limit reached for this key (${rate!.headers['X-RateLimit-Limit']} requests per ${state.config.window_seconds} s); the request was not processed.`)), { ...rl, 'Retry-After': String(rate!.retryAfter) });
+    /** Answers that come before authentication in the order of checks still carry an identified key's headers. */
+    const early = (r: Reply): void => (rate?.exceeded ? tooMany() : reply(r, rl));
+
+    // Route resolution first: unknown path 404, wrong method 405 (no valid key needed).
+    const route = segs && segs[1] === 'v1' && segs[0] === '' ? resolveRoute(segs.slice(2)) : null;
+    if (!segs) return early(fail(404, err(T.invalid, 'resource_not_found', 'The path is not valid percent-encoding.')));
+    if (!route) return early(fail(404, err(T.invalid, 'resource_not_found', `No route ${method} ${segs.join('/') || '/'}.`)));
+    if (route.method !== method) return early(fail(405, err(T.invalid, 'method_not_allowed', `${method} is not allowed on this path; use ${route.method}.`), { Allow: route.method }));
+
+    // §5.2: a key in the query string is refused, even next to a valid header (by name or shape: no oracle).
+    const queryKey = keyInQuery(query) ?? ('status' in auth ? null : ownKeyInQuery(query, auth.key));
+    if (queryKey !== null)
+      return early(fail(400, err(T.invalid, 'request_refused', `API keys are not accepted in the query string (parameter "${queryKey}"); send "Authorization: Bearer <API_KEY>".`, queryKey)));
+
+    // §5: authentication, then the window.
     if ('status' in auth) return reply(auth);
     const { key, account } = auth;
-
-    // §8: the identified key's call counts once; headers from here on.
-    const rate = state.rates.count(key, account, now);
-    const rl = rate.headers;
-    if (rate.exceeded)
-      return reply(fail(429, err(T.rate, 'rate_limit_exceeded', `Rate limit of ${account.rate_limit} requests per ${state.config.window_seconds} s reached for this key; the request was not processed.`)), { ...rl, 'Retry-After': String(rate.retryAfter) });
+    if (rate!.exceeded) return tooMany();
 
     const accountFailure = accountCheck(fail, account);
     if (accountFailure) return reply(accountFailure, rl);
@@ -97,10 +128,10 @@ export function apiHandler(state: State, faults: Faults): (r: ApiRequest) => Pro
     let body: Record<string, unknown> = {};
     let idemKey: string | null = null;
     if (method === 'POST') {
-      const parsed = parseJsonObject(fail, req, rawBody, state.config.max_body_bytes);
+      const parsed = parseJsonObject(fail, req, rawBody, { maxBytes: state.config.max_body_bytes, maxDepth: state.config.max_json_depth });
       if ('status' in parsed) return reply(parsed, rl);
       body = parsed.value;
-      const bodyKey = keyInBody(state.keys, body);
+      const bodyKey = keyInBody(body, key);
       if (bodyKey !== null)
         return reply(fail(400, err(T.invalid, 'request_refused', `API keys are not accepted in the request body (field "${bodyKey}"); send "Authorization: Bearer <API_KEY>".`, bodyKey)), rl);
       const ik = req.headers['idempotency-key'];
@@ -116,6 +147,10 @@ export function apiHandler(state: State, faults: Faults): (r: ApiRequest) => Pro
     const ctx: Ctx = { requestId, key, account, idempotencyKey: idemKey };
     const fault = faults.match(method, segs);
     const internal = (message: string): void => reply(fail(500, err(T.api, 'internal_error', message)), rl);
+    const slow = (ms: number): Promise<void> => {
+      note('fault', 0, `injected slow: held ${ms} ms`);
+      return sleep(ms);
+    };
     if (fault?.kind === 'rate_limit_429') {
       const retry = fault.retry_after ?? state.rates.secondsToReset(now);
       return reply(fail(429, err(T.rate, 'rate_limit_exceeded', 'Rate limit reached (injected fault); the request was not processed.')), { ...rl, 'X-RateLimit-Remaining': '0', 'Retry-After': String(retry) });
@@ -127,9 +162,10 @@ export function apiHandler(state: State, faults: Faults): (r: ApiRequest) => Pro
       const begun = state.idempotency.begin(account.id, idemKey, fingerprint, now);
       if (begun && 'conflict' in begun) return reply(begun.conflict, rl);
       if (begun && 'replay' in begun) {
-        if (fault?.kind === 'slow') await sleep(fault.delay_ms ?? 1000);
-        if (fault?.kind === 'reset_before_commit' || fault?.kind === 'reset_after_commit') return destroyConnection(req, res);
+        if (fault?.kind === 'slow') await slow(fault.delay_ms ?? 1000);
+        if (fault?.kind === 'reset_before_commit' || fault?.kind === 'reset_after_commit') return drop(fault.kind);
         if (fault?.kind === 'error_500_before_commit' || fault?.kind === 'error_500_after_commit') return internal('Internal error (injected fault); retry once.');
+        note('replay', begun.replay.status, `Idempotency-Key ${idemKey}`);
         return sendJson(res, requestId, begun.replay.status, begun.replay.body, rl, { 'Idempotent-Replay': 'true' });
       }
     }
@@ -138,25 +174,27 @@ export function apiHandler(state: State, faults: Faults): (r: ApiRequest) => Pro
     };
 
     try {
-      if (fault?.kind === 'slow') await sleep(fault.delay_ms ?? 1000);
+      if (fault?.kind === 'slow') await slow(fault.delay_ms ?? 1000);
       if (fault?.kind === 'error_500_before_commit') {
         release();
         return internal('Internal error before commit (injected fault); nothing happened; retry once.');
       }
       if (fault?.kind === 'reset_before_commit') {
         release();
-        return destroyConnection(req, res);
+        return drop(fault.kind);
       }
       const t = state.now();
-      state.jobs.observe(t);
+      state.observe(t);
       const result = runRoute(state, route, ctx, body, query, t);
       const text = JSON.stringify(result.body);
       if (idemKey !== null) {
         if (result.status >= 200 && result.status < 300) state.idempotency.commit(account.id, idemKey, result.status, text, state.now());
         else release();
       }
+      if (result.status < 300 && method === 'POST') note(route.name === 'contacts.bulk' ? 'import' : 'send', result.status, describeWrite(result));
+      else noteFailure(result);
       if (fault?.kind === 'error_500_after_commit') return internal('Internal error after commit (injected fault); retry once.');
-      if (fault?.kind === 'reset_after_commit') return destroyConnection(req, res);
+      if (fault?.kind === 'reset_after_commit') return drop(fault.kind);
       sendJson(res, requestId, result.status, text, rl, result.headers);
     } catch (e) {
       release();

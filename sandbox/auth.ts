@@ -35,14 +35,27 @@ export function accountCheck(fail: Fail, account: AccountConfig): Reply | null {
   return null;
 }
 
-/** §5.2: the query parameter carrying a key (by name or by value), if any. */
-export function keyInQuery(keys: Map<string, KeyConfig>, query: URLSearchParams): string | null {
-  for (const [name, value] of query) if (KEY_PARAM_NAMES.has(name.toLowerCase()) || keys.has(value)) return name;
+/**
+ * A value that looks like a secret key, judged by its shape only (`sk_…`, or a Bearer credential), never by
+ * whether such a key is issued: otherwise the answer would tell a caller which guesses exist.
+ */
+const KEY_SHAPE = /^(?:sk_[A-Za-z0-9_]{6,}|bearer\s+\S+)$/i;
+
+/** §5.2, before authentication: the query parameter carrying a key by its name or shape, if any. */
+export function keyInQuery(query: URLSearchParams): string | null {
+  for (const [name, value] of query) if (KEY_PARAM_NAMES.has(name.toLowerCase()) || KEY_SHAPE.test(value)) return name;
   return null;
 }
 
-/** §5.2: the top-level body field carrying a key (by name or by value), if any. */
-export function keyInBody(keys: Map<string, KeyConfig>, body: Record<string, unknown>): string | null {
-  for (const [name, value] of Object.entries(body)) if (KEY_PARAM_NAMES.has(name.toLowerCase()) || (typeof value === 'string' && keys.has(value))) return name;
+/** §5.2, after authentication: the caller's own key (any shape) as a query value, if any. */
+export function ownKeyInQuery(query: URLSearchParams, own: KeyConfig): string | null {
+  for (const [name, value] of query) if (value === own.key) return name;
+  return null;
+}
+
+/** §5.2: the top-level body field carrying a key by name, by shape, or as the caller's own key. */
+export function keyInBody(body: Record<string, unknown>, own: KeyConfig): string | null {
+  for (const [name, value] of Object.entries(body))
+    if (KEY_PARAM_NAMES.has(name.toLowerCase()) || (typeof value === 'string' && (KEY_SHAPE.test(value) || value === own.key))) return name;
   return null;
 }

@@ -4,7 +4,10 @@ import { ConfigError } from './config.ts';
 import { FaultError } from './faults.ts';
 import type { Faults } from './faults.ts';
 import type { RawBody } from './http/body.ts';
-import { sendJson } from './http/headers.ts';
+import type { ControlGuard } from './control-guard.ts';
+import { writeJson } from './http/headers.ts';
+import { parseJson } from './http/json-body.ts';
+import type { Reply } from './replies.ts';
 import { ledger, summary } from './ledger.ts';
 import type { State } from './state.ts';
 import type { FaultInput, SandboxConfigInput, SandboxControl } from './types.ts';
@@ -26,13 +29,14 @@ export function createControl(state: State, faults: Faults): SandboxControl {
   };
 }
 
-const ROUTES: Record<string, string[]> = {
-  ledger: ['GET'],
-  'ledger/summary': ['GET'],
-  faults: ['GET', 'POST', 'DELETE'],
-  reset: ['POST'],
-  config: ['GET', 'POST'],
-};
+/** Control routes and their methods; a Map, so "/__sandbox/constructor" is simply unknown. */
+const ROUTES = new Map<string, string[]>([
+  ['ledger', ['GET']],
+  ['ledger/summary', ['GET']],
+  ['faults', ['GET', 'POST', 'DELETE']],
+  ['reset', ['POST']],
+  ['config', ['GET', 'POST']],
+]);
 
 export interface ControlRequest {
   req: IncomingMessage;
@@ -42,30 +46,30 @@ export interface ControlRequest {
   body: RawBody;
 }
 
-export function controlHandler(state: State, control: SandboxControl): (r: ControlRequest) => void {
+export function controlHandler(state: State, control: SandboxControl, guard: ControlGuard): (r: ControlRequest) => void {
   return ({ req, res, requestId, segs, body: rawBody }) => {
     const method = req.method ?? 'GET';
     const path = segs.slice(2).join('/');
-    const ok = (status: number, body: unknown): void => sendJson(res, requestId, status, JSON.stringify(body));
-    const bad = (status: number, code: string, message: string, param?: string, headers?: Record<string, string>): void =>
-      sendJson(res, requestId, status, JSON.stringify(state.fail(status, err(T.invalid, code, message, param)).body), headers);
+    const ok = (status: number, body: unknown): void => writeJson(res, requestId, status, JSON.stringify(body));
+    const refuse = (r: Reply): void => writeJson(res, requestId, r.status, JSON.stringify(r.body), r.headers);
+    const bad = (status: number, code: string, message: string, param?: string, headers?: Record<string, string>): void => refuse(state.fail(status, err(T.invalid, code, message, param), headers));
     const parse = (): { value: unknown } | null => {
-      if (rawBody.tooLarge) {
-        bad(400, 'request_refused', 'Body too large.');
+      const parsed = parseJson(state.fail, req, rawBody, { maxBytes: state.config.max_body_bytes, maxDepth: state.config.max_json_depth }, true);
+      if ('status' in parsed) {
+        refuse(parsed);
         return null;
       }
-      const text = rawBody.raw ? rawBody.raw.toString('utf8') : '';
-      if (text.trim() === '') return { value: {} };
-      try {
-        return { value: JSON.parse(text) };
-      } catch {
-        bad(400, 'request_refused', 'Body is not valid JSON.');
-        return null;
-      }
+      return parsed;
     };
-    const allowed = ROUTES[path];
+    const source = guard.checkSource(req);
+    if (source) return refuse(source);
+    const allowed = ROUTES.get(path);
     if (!allowed) return bad(404, 'resource_not_found', `No control route /__sandbox/${path}.`);
     if (!allowed.includes(method)) return bad(405, 'method_not_allowed', `Use ${allowed.join(' or ')}.`, undefined, { Allow: allowed.join(', ') });
+    if (method !== 'GET') {
+      const denied = guard.checkWrite(req);
+      if (denied) return refuse(denied);
+    }
     if (path === 'ledger') return ok(200, control.ledger());
     if (path === 'ledger/summary') return ok(200, control.summary());
     if (path === 'faults') {

@@ -3,7 +3,7 @@ import type { State } from './state.ts';
 import type { DuplicateGroup, Ledger, LedgerSummary } from './types.ts';
 
 export function ledger(state: State): Ledger {
-  state.jobs.observe(state.now());
+  state.observe();
   return {
     messages: state.messages.rows.map((m) => ({ ...m })),
     jobs: state.jobs.ledgerRows(),
@@ -13,7 +13,7 @@ export function ledger(state: State): Ledger {
 }
 
 export function summary(state: State): LedgerSummary {
-  state.jobs.observe(state.now());
+  state.observe();
   const messages = state.messages.rows;
   const byKey: Record<string, number> = {};
   const groups = new Map<string, DuplicateGroup>();

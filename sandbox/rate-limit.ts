@@ -41,6 +41,13 @@ export class RateLimiter {
     return { headers, exceeded, retryAfter };
   }
 
+  /** Each key's current window (keys whose window has passed show 0 used). */
+  windows(now: number): { key: string; used: number; reset: number }[] {
+    const w = this.windowSeconds();
+    const current = Math.floor(now / 1000 / w);
+    return [...this.slots].map(([key, s]) => ({ key, used: s.window === current ? s.count : 0, reset: (current + 1) * w }));
+  }
+
   /** Seconds to the end of the current window (for a forced 429 without retry_after). */
   secondsToReset(now: number): number {
     const w = this.windowSeconds();

@@ -6,7 +6,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiHandler } from './api.ts';
-import { initialConfig, loadConfigInput } from './config.ts';
+import { initialConfig, loadConfigInput, mergeConfig } from './config.ts';
+import { ControlGuard, newControlToken } from './control-guard.ts';
 import { controlHandler, createControl } from './control.ts';
 import { Faults } from './faults.ts';
 import { readBody } from './http/body.ts';
@@ -19,6 +20,7 @@ import { T, err, newId } from './util.ts';
 
 export type * from './types.ts';
 export { demoConfig, demoKeys } from './demo-config.ts';
+export { CONTROL_TOKEN_HEADER } from './control-guard.ts';
 
 export interface StartOptions {
   /** Port to listen on; 0 picks a free port. Default 4010. */
@@ -27,6 +29,12 @@ export interface StartOptions {
   host?: string;
   /** A (partial) config merged over the demo config, or the path of a JSON file holding one. */
   config?: SandboxConfigInput | string;
+  /** The token the mutating control routes require (header `x-sandbox-token`). Default: random per process. */
+  controlToken?: string;
+  /** Seconds a committed answer stays replayable under its Idempotency-Key (over the config's idempotency_retention_seconds). */
+  idempotencyTtl?: number;
+  /** Milliseconds since the epoch; tests inject one to move time (rate windows, idempotency retention, jobs). */
+  clock?: () => number;
 }
 
 export interface Sandbox {
@@ -34,25 +42,29 @@ export interface Sandbox {
   url: string;
   /** e.g. http://127.0.0.1:4010 */
   origin: string;
+  /** Sent as `x-sandbox-token` on the mutating control routes (the test helpers do it). */
+  controlToken: string;
   control: SandboxControl;
   close(): Promise<void>;
 }
 
 export async function start(options: StartOptions = {}): Promise<Sandbox> {
-  const state = new State(initialConfig(loadConfigInput(options.config)));
+  const host = options.host ?? '127.0.0.1';
+  const controlToken = options.controlToken ?? newControlToken();
+  if (controlToken.length < 8) throw new Error('controlToken must be at least 8 characters long');
+  const config = initialConfig(loadConfigInput(options.config));
+  const state = new State(options.idempotencyTtl === undefined ? config : mergeConfig(config, { idempotency_retention_seconds: options.idempotencyTtl }), options.clock);
   const faults = new Faults();
   const control = createControl(state, faults);
   const api = apiHandler(state, faults);
-  const controlRoutes = controlHandler(state, control);
+  const controlRoutes = controlHandler(state, control, new ControlGuard(state.fail, controlToken, host));
 
   async function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const body = await readBody(req, state.config.max_body_bytes);
+    // The rest of a too-large body is never read, so this connection cannot carry another request.
+    if (body.tooLarge) res.setHeader('Connection', 'close');
     const { segs, query } = splitTarget(req.url ?? '/');
-    if (!segs) {
-      state.requests++;
-      return sendJson(res, requestId, 404, JSON.stringify(state.fail(404, err(T.invalid, 'resource_not_found', 'The path is not valid percent-encoding.')).body));
-    }
-    if (segs[0] === '' && segs[1] === '__sandbox') return controlRoutes({ req, res, requestId, segs, body });
+    if (segs && segs[0] === '' && segs[1] === '__sandbox') return controlRoutes({ req, res, requestId, segs, body });
     return api({ req, res, requestId, segs, query, body });
   }
 
@@ -72,7 +84,6 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
   const server = createServer({ keepAliveTimeout: 10_000 }, onRequest);
   answerMalformed(server, state.fail);
 
-  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4010, host, () => {
@@ -85,6 +96,7 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
   return {
     url: `${origin}/v1`,
     origin,
+    controlToken,
     control,
     close: () =>
       new Promise<void>((resolveClose) => {

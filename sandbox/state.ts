@@ -1,5 +1,6 @@
 /** Everything the sandbox holds: the live config, the resources, rate windows and idempotency answers. */
 import { mergeConfig } from './config.ts';
+import { EventLog } from './events.ts';
 import { Idempotency } from './idempotency.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { Fail } from './replies.ts';
@@ -17,6 +18,8 @@ export class State {
   keys = new Map<string, KeyConfig>();
   /** API requests received (everything outside /__sandbox) since start or the last reset. */
   requests = 0;
+  /** Bumped by every API request and job progress: the inbox's cheap "anything new?" check. */
+  version = 0;
   readonly now: () => number;
   readonly fail: Fail;
   readonly messages: Messages;
@@ -24,6 +27,7 @@ export class State {
   readonly jobs: Jobs;
   readonly rates: RateLimiter;
   readonly idempotency: Idempotency;
+  readonly events = new EventLog();
 
   constructor(config: SandboxConfig, now: () => number = Date.now) {
     this.loaded = clone(config);
@@ -44,13 +48,20 @@ export class State {
     this.jobs.reset();
     this.rates.reset();
     this.idempotency.reset();
+    this.events.reset();
     this.requests = 0;
+    this.version++;
+  }
+
+  /** Brings jobs up to now (they progress lazily); progress counts as a change for the inbox. */
+  observe(now: number = this.now()): void {
+    if (this.jobs.observe(now)) this.version++;
   }
 
   /** Merges a partial config into the live one (jobs are first brought up to date at the old speed). */
   configure(patch: SandboxConfigInput): SandboxConfig {
     const merged = mergeConfig(this.config, patch);
-    this.jobs.observe(this.now());
+    this.observe();
     this.setConfig(merged);
     return clone(merged);
   }

@@ -12,10 +12,15 @@ export const PREFLIGHT: Record<string, string> = {
   'Access-Control-Max-Age': '600',
 };
 
-/** Writes a JSON answer (or an empty one when body is null) unless the response is already gone. */
+/** Writes an API answer (JSON, or empty when body is null) with the CORS headers, unless the response is already gone. */
 export function sendJson(res: ServerResponse, requestId: string, status: number, body: string | null, ...extra: (Record<string, string> | undefined)[]): void {
+  writeJson(res, requestId, status, body, CORS, ...extra);
+}
+
+/** Writes a JSON answer with no CORS headers (control routes). */
+export function writeJson(res: ServerResponse, requestId: string, status: number, body: string | null, ...extra: (Record<string, string> | undefined)[]): void {
   if (res.headersSent || res.destroyed) return;
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...CORS };
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Request-Id': requestId };
   for (const e of extra) if (e) Object.assign(headers, e);
   if (body !== null) headers['Content-Length'] = String(Buffer.byteLength(body));
   res.writeHead(status, headers);

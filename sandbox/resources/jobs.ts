@@ -79,9 +79,10 @@ export class Jobs {
     return { status: 200, body: { data: jobView(j) } };
   }
 
-  /** Brings every running job up to `now` (progress is computed lazily from elapsed time). */
-  observe(now: number): void {
-    if (this.active.size === 0) return;
+  /** Brings every running job up to `now` (progress is computed lazily from elapsed time); true when a row was processed. */
+  observe(now: number): boolean {
+    if (this.active.size === 0) return false;
+    let progressed = false;
     const rps = this.deps.rowsPerSecond();
     for (const job of this.active) {
       const elapsed = Math.max(0, now - job.lastMs);
@@ -95,17 +96,20 @@ export class Jobs {
       if (n >= remaining) {
         const doneAt = job.lastMs + ((remaining - job.carry) * 1000) / rps;
         for (let i = 0; i < n; i++) this.processRow(job, now);
+        progressed = true;
         job.carry = 0;
         job.status = 'completed';
         job.completed_at = new Date(Math.min(now, Math.max(job.lastMs, Math.round(doneAt)))).toISOString();
         this.active.delete(job);
       } else {
         for (let i = 0; i < n; i++) this.processRow(job, now);
+        if (n > 0) progressed = true;
         job.carry = earned - n;
         if (job.processed > 0) job.status = 'processing';
       }
       job.lastMs = now;
     }
+    return progressed;
   }
 
   ledgerRows(): JobLedgerRow[] {

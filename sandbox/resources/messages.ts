@@ -5,10 +5,11 @@ import type { AccountConfig, ErrorObject, MessageRoute, MessageRow } from '../ty
 import { E164, T, err, isEmail, isPlainObject, newId, typeName } from '../util.ts';
 
 export const CHANNELS = ['whatsapp', 'email'];
-const CHANNEL_FIELDS: Record<string, string[]> = {
-  whatsapp: ['channel', 'to', 'body'],
-  email: ['channel', 'to', 'subject', 'body'],
-};
+/** A Map, so a channel named like a prototype member ("constructor", "__proto__") is simply unknown. */
+const CHANNEL_FIELDS = new Map<string, string[]>([
+  ['whatsapp', ['channel', 'to', 'body']],
+  ['email', ['channel', 'to', 'subject', 'body']],
+]);
 export const MAX_BATCH = 500;
 export const MAX_RECIPIENTS = 100;
 
@@ -140,7 +141,7 @@ export class Messages {
 
 /** The fields a channel allows, or undefined for an unknown channel. */
 function channelFields(channel: string): string[] | undefined {
-  return CHANNEL_FIELDS[channel];
+  return CHANNEL_FIELDS.get(channel);
 }
 
 function unknownChannel(channel: string): ErrorObject {
@@ -185,7 +186,7 @@ function notInPlan(account: AccountConfig, channel: string): ErrorObject | null 
 }
 
 function noSender(account: AccountConfig, channel: string): ErrorObject | null {
-  const s = account.senders[channel] ?? 'none';
+  const s = Object.hasOwn(account.senders, channel) ? account.senders[channel] : 'none';
   if (s === 'online') return null;
   return err(T.invalid, 'no_sender_available', s === 'offline' ? `Every ${channel} sender is offline; nothing was sent and no credit was spent.` : `No ${channel} sender is connected; nothing was sent and no credit was spent.`, 'channel');
 }

@@ -127,7 +127,7 @@ test('an authentication failure fails the step with the remedy; the key is nowhe
 });
 
 test('a 429 storm on the batch route is ridden out by the client', async () => {
-  await fetch(`${sandbox.origin}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ route: 'POST /v1/messages/batch', kind: 'rate_limit_429', count: 4, retry_after: 1 }) });
+  sandbox.control.addFault({ route: 'POST /v1/messages/batch', kind: 'rate_limit_429', count: 4, retry_after: 1 });
   const messages = Array.from({ length: 600 }, (_, i) => ({ channel: 'email', to: `u${i}@example.com`, body: `n${i}` }));
   const r = await step({ mode: 'batch', file: 'm.json' }, { files: { 'm.json': JSON.stringify(messages) } });
   expect(r.code).toBe(0);
