@@ -69,7 +69,8 @@ export function apiHandler(state: State, faults: Faults): (r: ApiRequest) => Pro
   return async ({ req, res, requestId, segs, query, body: rawBody }) => {
     const method = req.method ?? 'GET';
     const now = state.now();
-    const routeText = `${method} ${req.url ?? '/'}`.slice(0, 200);
+    // The path only: a refused query string may carry a key.
+    const routeText = `${method} ${(req.url ?? '/').split('?')[0]}`.slice(0, 120);
     let who: string | null = null;
     const note = (kind: EventKind, status: number, detail: string): void =>
       state.events.add({ at: new Date(state.now()).toISOString(), kind, route: routeText, status, request_id: requestId, key: who, detail });

@@ -13,6 +13,7 @@ import { Faults } from './faults.ts';
 import { readBody } from './http/body.ts';
 import { sendJson } from './http/headers.ts';
 import { answerMalformed } from './http/malformed.ts';
+import { Inbox, isInboxPath } from './inbox/routes.ts';
 import { splitTarget } from './http/routes.ts';
 import { State } from './state.ts';
 import type { SandboxConfigInput, SandboxControl } from './types.ts';
@@ -57,13 +58,17 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
   const faults = new Faults();
   const control = createControl(state, faults);
   const api = apiHandler(state, faults);
-  const controlRoutes = controlHandler(state, control, new ControlGuard(state.fail, controlToken, host));
+  const guard = new ControlGuard(state.fail, controlToken, host);
+  const controlRoutes = controlHandler(state, control, guard);
+  const inbox = new Inbox(state, guard);
 
   async function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const body = await readBody(req, state.config.max_body_bytes);
     // The rest of a too-large body is never read, so this connection cannot carry another request.
     if (body.tooLarge) res.setHeader('Connection', 'close');
     const { segs, query } = splitTarget(req.url ?? '/');
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (isInboxPath(path)) return inbox.handle(req, res, path, requestId);
     if (segs && segs[0] === '' && segs[1] === '__sandbox') return controlRoutes({ req, res, requestId, segs, body });
     return api({ req, res, requestId, segs, query, body });
   }
@@ -100,6 +105,7 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
     control,
     close: () =>
       new Promise<void>((resolveClose) => {
+        inbox.close();
         server.close(() => resolveClose());
         server.closeAllConnections();
       }),

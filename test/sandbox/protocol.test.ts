@@ -45,8 +45,8 @@ describe('§7/§8 headers on every response', () => {
 
 describe('§4/§7 routing', () => {
   test('§7 unknown path → 404 resource_not_found (no auth needed)', async () => {
-    for (const p of ['/nope', '/messages/batch/extra', '/account/', '/v2/account', '/']) {
-      const url = p.startsWith('/v2') || p === '/' ? sb.origin + p : sb.url + p;
+    for (const p of ['/nope', '/messages/batch/extra', '/account/', '/v2/account', '/favicon.ico']) {
+      const url = p.startsWith('/v2') || p === '/favicon.ico' ? sb.origin + p : sb.url + p;
       expectError(await call(sb, 'GET', url, { key: null }), 404, 'resource_not_found', undefined, 'invalid_request_error');
     }
   });

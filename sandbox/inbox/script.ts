@@ -1,0 +1,84 @@
+/**
+ * The inbox's browser script (served as /inbox/app.js). Every value from the sandbox reaches the page as a
+ * text node (never as HTML), so a message body like `<img src=x onerror=...>` is shown, not run.
+ * Live: server-sent events say "something changed"; the page then fetches one bounded snapshot.
+ */
+export const INBOX_JS = String.raw`'use strict';
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const h = (tag, attrs, ...children) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    for (const c of children) if (c !== null && c !== undefined && c !== '') e.append(typeof c === 'object' ? c : String(c));
+    return e;
+  };
+  const time = (iso) => (iso ? iso.slice(11, 19) : '');
+  const table = (head, rows) => rows.length === 0 ? null : h('table', null, h('thead', null, h('tr', null, ...head.map((t) => h('th', null, t)))), h('tbody', null, ...rows));
+  const fill = (id, node, empty) => $(id).replaceChildren(node || h('p', { class: 'empty' }, empty));
+
+  function messages(list) {
+    if (list.length === 0) return null;
+    const byChannel = new Map();
+    for (const m of list.slice().reverse()) {
+      if (!byChannel.has(m.channel)) byChannel.set(m.channel, new Map());
+      const byTo = byChannel.get(m.channel);
+      if (!byTo.has(m.to)) byTo.set(m.to, []);
+      byTo.get(m.to).push(m);
+    }
+    const out = h('div');
+    for (const [channel, byTo] of byChannel) {
+      out.append(h('h3', null, channel, ' ', h('span', { class: 'count' }, '(' + byTo.size + ' recipients)')));
+      for (const [to, ms] of byTo) {
+        out.append(h('details', { open: '' }, h('summary', null, to, ' ', h('span', { class: 'count' }, '(' + ms.length + ')')),
+          ...ms.map((m) => h('article', { class: 'message', 'data-id': m.id },
+            h('div', { class: 'meta' }, time(m.created_at) + ' · ' + m.id + ' · key ' + m.key + (m.idempotency_key ? ' · Idempotency-Key ' + m.idempotency_key : '')),
+            m.subject === null ? null : h('div', { class: 'subject' }, m.subject),
+            h('pre', { class: 'body' }, m.body)))));
+      }
+    }
+    return out;
+  }
+
+  function render(s) {
+    const t = s.totals;
+    $('totals').textContent = t.messages + ' messages · ' + t.contacts + ' contacts · ' + t.jobs + ' jobs · ' + t.requests + ' API requests' + (t.messages > s.messages.length ? ' (showing the newest ' + s.messages.length + ')' : '');
+    fill('messages', messages(s.messages), 'No messages yet.');
+    fill('rates', table(['key', 'account', 'used', 'remaining', 'resets'], s.rate_windows.map((w) =>
+      h('tr', null, h('td', { class: 'nowrap' }, w.key), h('td', null, w.account), h('td', { class: 'nowrap' }, w.used + ' / ' + w.limit), h('td', null, w.remaining), h('td', null, time(w.resets_at))))), 'No calls yet.');
+    fill('events', table(['time', 'what', 'status', 'route', 'key', 'detail'], s.events.slice().reverse().map((e) =>
+      h('tr', null, h('td', { class: 'nowrap' }, time(e.at)), h('td', { class: 'nowrap kind kind-' + e.kind }, e.kind.replace('_', ' ')), h('td', null, e.status || '—'), h('td', null, e.route), h('td', { class: 'nowrap' }, e.key || '—'), h('td', null, e.detail)))), 'Nothing on the wire yet.');
+    fill('jobs', table(['job', 'status', 'rows', 'row errors'], s.jobs.slice().reverse().map((j) =>
+      h('tr', null, h('td', null, j.id), h('td', null, j.status), h('td', { class: 'nowrap' }, j.processed + ' / ' + j.total),
+        h('td', null, j.failed === 0 ? '0' : h('ul', { class: 'errors' }, ...j.errors.map((e) => h('li', null, 'row ' + e.index + ': ' + e.error.code + (e.error.param ? ' (' + e.error.param + ')' : '') + ' — ' + e.error.message))))))), 'No jobs yet.');
+    fill('contacts', table(['name', 'whatsapp', 'email', 'attributes'], s.contacts.slice().reverse().map((c) =>
+      h('tr', null, h('td', null, c.first_name || '—'), h('td', null, c.whatsapp || '—'), h('td', null, c.email || '—'),
+        h('td', null, Object.entries(c.attributes).map(([k, v]) => k + ': ' + JSON.stringify(v)).join(', ') || '—')))), 'No contacts yet.');
+  }
+
+  let busy = false;
+  let again = false;
+  async function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      const r = await fetch('/inbox/state', { cache: 'no-store' });
+      if (r.ok) render(await r.json());
+    } catch (e) {
+      setLive('off', 'sandbox unreachable');
+    } finally {
+      busy = false;
+      if (again) { again = false; refresh(); }
+    }
+  }
+  function setLive(cls, text) {
+    $('live').className = 'live ' + cls;
+    $('live').textContent = text;
+  }
+
+  const stream = new EventSource('/inbox/stream');
+  stream.onopen = () => setLive('on', 'live');
+  stream.onmessage = () => refresh();
+  stream.onerror = () => setLive('off', 'reconnecting…');
+  refresh();
+})();
+`;
