@@ -23,7 +23,7 @@ const ASSETS = new Map<string, { type: string; body: string }>([
   ['/inbox/icon.svg', { type: 'image/svg+xml', body: INBOX_ICON }],
 ]);
 /** How often open streams are told about changes (at most), in ms. */
-const TICK_MS = 250;
+const TICK_MS = 500;
 const HEARTBEAT_MS = 15_000;
 
 export function isInboxPath(path: string): boolean {

@@ -55,19 +55,23 @@ export const INBOX_JS = String.raw`'use strict';
         h('td', null, Object.entries(c.attributes).map(([k, v]) => k + ': ' + JSON.stringify(v)).join(', ') || '—')))), 'No contacts yet.');
   }
 
-  let busy = false;
-  let again = false;
-  async function refresh() {
-    if (busy) { again = true; return; }
-    busy = true;
+  // At most one snapshot per second however busy the sandbox is: the page must not slow down what it watches.
+  const MIN_GAP_MS = 1000;
+  let last = 0;
+  let timer = null;
+  function refresh() {
+    if (timer !== null) return;
+    timer = setTimeout(load, Math.max(0, last + MIN_GAP_MS - Date.now()));
+  }
+  async function load() {
+    last = Date.now();
     try {
       const r = await fetch('/inbox/state', { cache: 'no-store' });
       if (r.ok) render(await r.json());
     } catch (e) {
       setLive('off', 'sandbox unreachable');
     } finally {
-      busy = false;
-      if (again) { again = false; refresh(); }
+      timer = null;
     }
   }
   function setLive(cls, text) {
