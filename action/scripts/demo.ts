@@ -102,6 +102,7 @@ try {
   failures += (await step('Step 2 again — "Re-run jobs" (same run id, attempt 2): nothing is sent twice', notify, sandbox.url, '2')) ? 1 : 0;
   const summary = sandbox.control.summary();
   console.log(`\nSandbox ledger: ${summary.contacts} contacts, ${summary.jobs} import job(s), ${summary.messages} messages, ${summary.duplicates_detected} duplicates, ${summary.requests} API requests.`);
+  console.log('Where to look: this demo\'s sandbox stops now. `npm run sandbox` keeps one running; its inbox at http://127.0.0.1:4010/ shows live what a workflow delivered (messages, contacts, jobs, replays, faults, rate windows).');
 } finally {
   await sandbox.close();
 }

@@ -121,7 +121,7 @@ async function main(): Promise<void> {
 
   // The embedded default: the sandbox this process serves, its demo credential, the example workflow.
   const sandbox = values['no-sandbox'] ? undefined : await startSandbox({ port: Number(values['sandbox-port']) });
-  if (sandbox) say(`sandbox: ${sandbox.url} (demo keys: npm run sandbox prints them; ledger: ${sandbox.origin}/__sandbox/ledger/summary)`);
+  if (sandbox) say(`sandbox: ${sandbox.url} (demo keys: npm run sandbox prints them; inbox: ${sandbox.origin}/ ; ledger: ${sandbox.origin}/__sandbox/ledger/summary)`);
   const defaults = sandbox && !(values.credential as string[]).length && !(values.workflow as string[]).length;
 
   say('ensuring the n8n host (first time: ~3.5 min, 2.2 GB, cached afterwards)');
