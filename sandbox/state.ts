@@ -16,7 +16,7 @@ export class State {
   config!: SandboxConfig;
   accounts = new Map<string, AccountConfig>();
   keys = new Map<string, KeyConfig>();
-  /** API requests received (everything outside /__sandbox) since start or the last reset. */
+  /** API requests received (everything but /__sandbox and the inbox) since start or the last reset. */
   requests = 0;
   /** Bumped by every API request and job progress: the inbox's cheap "anything new?" check. */
   version = 0;

@@ -140,7 +140,7 @@ export interface Ledger {
   messages: MessageRow[];
   jobs: JobLedgerRow[];
   contacts: ContactLedgerRow[];
-  /** Number of API requests received (everything outside /__sandbox) since start or the last reset. */
+  /** Number of API requests received (everything but /__sandbox and the inbox) since start or the last reset. */
   requests: number;
 }
 
