@@ -7,7 +7,7 @@
  * --inbox-only (just the inbox comparison).
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -111,6 +111,14 @@ async function run(origin: string, s: Scenario, serverPid?: number): Promise<Mea
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+function procCmdline(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** Runs `fn` while the inbox is open and live in headless Chromium (fresh profile). */
 async function withInboxOpen<T>(origin: string, fn: () => Promise<T>): Promise<T> {
   const profile = mkdtempSync(join(tmpdir(), 'bench-inbox-'));
@@ -119,7 +127,13 @@ async function withInboxOpen<T>(origin: string, fn: () => Promise<T>): Promise<T
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${origin}/`);
     await page.waitForSelector('#live.on');
-    return await fn();
+    const pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && procCmdline(p).includes(profile)).map(Number);
+    const cpu = (): number => pids.reduce((s, p) => s + (cpuSeconds(p) ?? 0), 0);
+    const cpu0 = cpu();
+    const t0 = performance.now();
+    const result = await fn();
+    console.log(`  (Chromium with the inbox open used ${Math.round(((cpu() - cpu0) / ((performance.now() - t0) / 1000)) * 100)}% of a core meanwhile)`);
+    return result;
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });

@@ -14,10 +14,16 @@ export const INBOX_JS = String.raw`'use strict';
   };
   const time = (iso) => (iso ? iso.slice(11, 19) : '');
   const table = (head, rows) => rows.length === 0 ? null : h('table', null, h('thead', null, h('tr', null, ...head.map((t) => h('th', null, t)))), h('tbody', null, ...rows));
-  const fill = (id, node, empty) => $(id).replaceChildren(node || h('p', { class: 'empty' }, empty));
+  // A section is rebuilt only when its data changed: rendering is what an open page costs, not fetching.
+  const shown = new Map();
+  const section = (id, data, build, empty) => {
+    const key = JSON.stringify(data);
+    if (shown.get(id) === key) return;
+    shown.set(id, key);
+    $(id).replaceChildren((data.length && build(data)) || h('p', { class: 'empty' }, empty));
+  };
 
   function messages(list) {
-    if (list.length === 0) return null;
     const byChannel = new Map();
     for (const m of list.slice().reverse()) {
       if (!byChannel.has(m.channel)) byChannel.set(m.channel, new Map());
@@ -42,15 +48,15 @@ export const INBOX_JS = String.raw`'use strict';
   function render(s) {
     const t = s.totals;
     $('totals').textContent = t.messages + ' messages · ' + t.contacts + ' contacts · ' + t.jobs + ' jobs · ' + t.requests + ' API requests' + (t.messages > s.messages.length ? ' (showing the newest ' + s.messages.length + ')' : '');
-    fill('messages', messages(s.messages), 'No messages yet.');
-    fill('rates', table(['key', 'account', 'used', 'remaining', 'resets'], s.rate_windows.map((w) =>
+    section('messages', s.messages, messages, 'No messages yet.');
+    section('rates', s.rate_windows, (ws) => table(['key', 'account', 'used', 'remaining', 'resets'], ws.map((w) =>
       h('tr', null, h('td', { class: 'nowrap' }, w.key), h('td', null, w.account), h('td', { class: 'nowrap' }, w.used + ' / ' + w.limit), h('td', null, w.remaining), h('td', null, time(w.resets_at))))), 'No calls yet.');
-    fill('events', table(['time', 'what', 'status', 'route', 'key', 'detail'], s.events.slice().reverse().map((e) =>
+    section('events', s.events, (es) => table(['time', 'what', 'status', 'route', 'key', 'detail'], es.slice().reverse().map((e) =>
       h('tr', null, h('td', { class: 'nowrap' }, time(e.at)), h('td', { class: 'nowrap kind kind-' + e.kind }, e.kind.replace('_', ' ')), h('td', null, e.status || '—'), h('td', null, e.route), h('td', { class: 'nowrap' }, e.key || '—'), h('td', null, e.detail)))), 'Nothing on the wire yet.');
-    fill('jobs', table(['job', 'status', 'rows', 'row errors'], s.jobs.slice().reverse().map((j) =>
+    section('jobs', s.jobs, (js) => table(['job', 'status', 'rows', 'row errors'], js.slice().reverse().map((j) =>
       h('tr', null, h('td', null, j.id), h('td', null, j.status), h('td', { class: 'nowrap' }, j.processed + ' / ' + j.total),
         h('td', null, j.failed === 0 ? '0' : h('ul', { class: 'errors' }, ...j.errors.map((e) => h('li', null, 'row ' + e.index + ': ' + e.error.code + (e.error.param ? ' (' + e.error.param + ')' : '') + ' — ' + e.error.message))))))), 'No jobs yet.');
-    fill('contacts', table(['name', 'whatsapp', 'email', 'attributes'], s.contacts.slice().reverse().map((c) =>
+    section('contacts', s.contacts, (cs) => table(['name', 'whatsapp', 'email', 'attributes'], cs.slice().reverse().map((c) =>
       h('tr', null, h('td', null, c.first_name || '—'), h('td', null, c.whatsapp || '—'), h('td', null, c.email || '—'),
         h('td', null, Object.entries(c.attributes).map(([k, v]) => k + ': ' + JSON.stringify(v)).join(', ') || '—')))), 'No contacts yet.');
   }

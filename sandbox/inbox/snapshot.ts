@@ -5,8 +5,8 @@
  */
 import type { State } from '../state.ts';
 
-const RECENT = 200;
-const RECENT_JOBS = 50;
+const RECENT = 100;
+const RECENT_JOBS = 30;
 
 /** `sk_test_…`: enough to tell keys apart, not enough to use one. */
 export function maskKey(key: string | null): string | null {
