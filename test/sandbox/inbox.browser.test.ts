@@ -1,7 +1,9 @@
 /**
  * The inbox in a real headless Chromium (Debian's /usr/bin/chromium through playwright-core): a batch sent
  * through the client appears live, hostile content shows as text and runs nothing, keys are masked.
- * Saves docs/images/inbox.png. Missing Chromium fails the test (install it: apt-get install chromium).
+ * Saves a screenshot to the temp dir on every run; with UPDATE_SCREENSHOTS=1 it also refreshes README's
+ * docs/images/inbox.png (so a plain test run never leaves the checkout modified). Missing Chromium fails
+ * the test (install it: apt-get install chromium).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,7 @@ import { sandboxClient } from '../client/sandbox-client.ts';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const XSS = '<img src=x onerror=alert(1)>';
-const SCREENSHOT = join(__dirname, '..', '..', 'docs', 'images', 'inbox.png');
+const SCREENSHOT = process.env.UPDATE_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'images', 'inbox.png') : join(tmpdir(), `inbox-${process.pid}.png`);
 
 let sb: Sandbox;
 let context: BrowserContext;
@@ -106,6 +108,7 @@ test('a batch sent through the client appears live in the open inbox; hostile co
     mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
     expect(existsSync(SCREENSHOT)).toBe(true);
+    if (process.env.UPDATE_SCREENSHOTS !== '1') rmSync(SCREENSHOT);
   } finally {
     await close();
   }
