@@ -30,6 +30,7 @@ import type {
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	IAuthenticateGeneric,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { MessagingServiceApi } from '../../credentials/MessagingServiceApi.credentials.ts';
 import { MessagingService } from '../../nodes/MessagingService/MessagingService.node.ts';
@@ -194,8 +195,8 @@ function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: INode; 
 	return { workflow, seed, node };
 }
 
-function additionalDataFor(helper: TestCredentialsHelper, executionId: string, workflow: Workflow): IWorkflowExecuteAdditionalData {
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+function additionalDataFor(helper: TestCredentialsHelper, executionId: string, workflow: Workflow, mode: WorkflowExecuteMode = 'manual'): IWorkflowExecuteAdditionalData {
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 		id: workflow.id,
 		name: workflow.name,
 		nodes: Object.values(workflow.nodes),
@@ -244,6 +245,29 @@ export async function runNode(options: RunOptions): Promise<RunOutcome> {
 	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][];
 	const error = (taskData?.error ?? undefined) as RunOutcome['error'];
 	return { run, outputs, error, authorizations: helper.authorizations };
+}
+
+/**
+ * n8n's "Retry" of a failed execution, as n8n 2.41.1's ExecutionService.retry and WorkflowRunner do it:
+ * a new execution id, mode 'retry', the failed run's data copied (error removed, the failed node's last
+ * run popped), then WorkflowExecute.processRunExecutionData.
+ */
+export async function retryRun(failed: IRun, options: RunOptions): Promise<RunOutcome> {
+	const { workflow } = buildWorkflow(options);
+	const helper = new TestCredentialsHelper(options.credentials);
+	const executionId = options.executionId ?? `retry-${process.pid}-${++executionCounter}-${Date.now()}`;
+	const data = structuredClone(failed.data);
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const runs = data.resultData.runData[lastNodeExecuted];
+		if (runs?.length && runs[runs.length - 1]!.error !== undefined) runs.pop();
+	}
+	const additionalData = additionalDataFor(helper, executionId, workflow, 'retry');
+	const run = await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow);
+	const taskData = run.data.resultData.runData[NODE_NAME]?.at(-1);
+	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][];
+	return { run, outputs, error: (taskData?.error ?? undefined) as RunOutcome['error'], authorizations: helper.authorizations };
 }
 
 /**
