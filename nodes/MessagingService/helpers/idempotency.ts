@@ -8,7 +8,7 @@
  * and sends again. A chunk whose content changed gets a new key (never `idempotency_key_reused`).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { deriveIdempotencyKey } from '../../../src/index.ts';
+import { n8nChunkKeys } from '../../../src/index.ts';
 import type { RequestOptions } from '../../../src/index.ts';
 import { executionLineage } from './lineage.ts';
 
@@ -38,6 +38,5 @@ export function idempotencyKeyFor(
 	if (!lineage) return undefined;
 	const nodeId = ctx.getNode().id ?? ctx.getNode().name;
 	const runIndex = runIndexOf(ctx);
-	return ({ chunk, items }) =>
-		deriveIdempotencyKey('n8n', [lineage, nodeId, runIndex, operation, itemIndex ?? '-', chunk], { context: payloadContext ?? null, items });
+	return n8nChunkKeys({ lineageId: lineage, nodeId, runIndex, operation, itemIndex, context: payloadContext });
 }
