@@ -45,7 +45,7 @@ test('Send Batch with the error output: unknown and failed told apart, each with
 	// The remedy: the same items again, with the key from details — replayed, nothing sent twice.
 	sb.control.clearFaults();
 	const again = await runNode({
-		parameters: { ...batchParameters, options: { idempotencyKey: details.idempotencyKey } },
+		parameters: { ...batchParameters, options: { idempotencyKey: details.idempotencyKey as string } },
 		items: items.slice(500),
 		credentials: credentialsFor(sb),
 		executionId: 'exec-resend',
