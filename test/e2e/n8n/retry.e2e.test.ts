@@ -153,4 +153,24 @@ describeE2e('what is safe to retry in a real n8n 2.41.1 (REST API, as the editor
 		},
 		10 * MINUTES,
 	);
+
+	test(
+		'examples/n8n-resend-failed.json: failed rows leave by the error output, are fixed and sent; nothing twice',
+		async () => {
+			const example = JSON.parse(readFileSync(join(repoRoot(), 'examples', 'n8n-resend-failed.json'), 'utf8')) as Omit<N8nWorkflow, 'id'>;
+			const { id } = await rest.createWorkflow(example);
+			const execution = await rest.waitForExecution(await rest.runWorkflow(id, 'When clicking ‘Execute workflow’'));
+			expect(execution.status).toBe('success');
+			const failed = executionItems(execution, 'Send Batch', 1);
+			expect(failed.map((j) => [j.to, j.details.outcome])).toEqual([
+				['grace(at)example.com', 'failed'],
+				['alan(at)example.com', 'failed'],
+			]);
+			expect(executionItems(execution, 'Send Fixed').map((j) => j.to)).toEqual(['grace@example.com', 'alan@example.com']);
+			const delivered = sb.control.ledger().messages.map((m) => m.to).sort();
+			expect(delivered).toEqual(['ada@example.com', 'alan@example.com', 'barbara@example.com', 'grace@example.com', 'linus@example.com']);
+			expect(sb.control.summary().duplicates_detected).toBe(0);
+		},
+		10 * MINUTES,
+	);
 });

@@ -1,13 +1,17 @@
 /**
  * n8n's REST API the way the editor calls it (2.41.1): sign in for a session cookie, create and run
  * workflows, read and retry executions. Execution data comes back `flatted`-encoded; it is decoded with
- * the host's own `flatted`.
+ * the host's own `flatted`. One connection per request: a reused keep-alive socket that n8n closes
+ * meanwhile fails a non-idempotent POST (a retry) with ECONNRESET after n8n may have started it.
  */
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { Agent, fetch } from 'undici';
 import type { N8nHome } from './home.ts';
 import type { N8nWorkflow } from './workflows.ts';
+
+const oneShot = new Agent({ pipelining: 0 });
 
 export interface OwnerLogin {
   email: string;
@@ -66,6 +70,7 @@ export class N8nRest {
   /** `POST /rest/login`: keeps the `n8n-auth` cookie for every later call. */
   async login(owner: OwnerLogin): Promise<void> {
     const res = await fetch(`${this.baseUrl}/rest/login`, {
+      dispatcher: oneShot,
       method: 'POST',
       headers: { 'content-type': 'application/json', 'browser-id': this.browserId },
       body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
@@ -77,12 +82,18 @@ export class N8nRest {
   }
 
   async call<T = any>(method: string, path: string, body?: unknown, timeoutMs = 300_000): Promise<T> {
-    const res = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: { cookie: this.cookie, 'browser-id': this.browserId, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    let res;
+    try {
+      res = await fetch(`${this.baseUrl}${path}`, {
+        dispatcher: oneShot,
+        method,
+        headers: { cookie: this.cookie, 'browser-id': this.browserId, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw new Error(`${method} ${path}: ${error instanceof Error ? `${error.message} (${String((error as { cause?: unknown }).cause)})` : String(error)}`);
+    }
     const text = await res.text();
     if (!res.ok) throw new N8nRestError(`${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`, res.status, text);
     const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
