@@ -9,6 +9,7 @@
  *   workflows.ts  building workflows
  *   server.ts     `n8n start` / `n8n worker`
  *   rest.ts       the REST API the editor uses (login, workflows, executions, retry)
+ *   redis.ts      redis-server for queue mode
  */
 export { freePort, nodeBinary, repoRoot } from './harness/paths.ts';
 export { killAll, run, type RunOptions, type RunResult } from './harness/processes.ts';
@@ -28,3 +29,4 @@ export { executeWorkflow, outputItems, parseRunOutput, stopwatch, type ExecuteRe
 export { manualWorkflow, type ChainNode, type N8nWorkflow } from './harness/workflows.ts';
 export { startN8n, type N8nServer, type StartOptions } from './harness/server.ts';
 export { executionItems, N8nRest, N8nRestError, ownerEnv, type ExecutionSummary, type OwnerLogin } from './harness/rest.ts';
+export { ensureRedis, startRedis, type RedisServer } from './harness/redis.ts';
