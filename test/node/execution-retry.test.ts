@@ -4,6 +4,8 @@
  * custom data), so the retry replays what went out and sends only the rest; a new execution sends again.
  * Run on n8n-core's real engine (test/node/harness.ts retryRun mirrors n8n 2.41.1's ExecutionService.retry).
  */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import { retryRun, runNode, NODE_NAME } from './harness.ts';
 import { batchParameters, credentialsFor, people, startSandbox } from './support.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -63,4 +65,23 @@ test('a new execution of the same workflow and items is a new lineage: it sends 
 	const second = await runNode({ ...options, executionId: 'exec-second' });
 	expect(second.outputs[0]!.every((i) => i.json.replayed === false)).toBe(true);
 	expect(sb.control.summary().messages).toBe(600);
+});
+
+test('custom data already full (10 keys): the lineage cannot be recorded, the node warns, and a Retry sends again', async () => {
+	const warn = jest.spyOn(Container.get(Logger), 'warn');
+	try {
+		failSecondChunk();
+		const items = people(600);
+		const seedCustomData = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`other_${i}`, String(i)]));
+		const options = { parameters: batchParameters, items, credentials: credentialsFor(sb), seedCustomData };
+		const failed = await runNode({ ...options, executionId: 'exec-full' });
+		expect(Object.keys(failed.run.data.resultData.metadata ?? {})).not.toContain('msgsvc_lineage');
+		expect(warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('could not record "msgsvc_lineage"'))).toHaveLength(1);
+		sb.control.clearFaults();
+		await retryRun(failed.run, { ...options, executionId: 'exec-full-retry' });
+		expect(warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('carries no "msgsvc_lineage"'))).toHaveLength(1);
+		expect(sb.control.summary()).toMatchObject({ messages: 1100, duplicates_detected: 500 });
+	} finally {
+		warn.mockRestore();
+	}
 });

@@ -50,10 +50,15 @@ class Seed implements INodeType {
 		defaults: { name: 'Seed' },
 		inputs: ['main'],
 		outputs: ['main'],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }] as INodeProperties[],
+		properties: [
+			{ displayName: 'Items', name: 'items', type: 'json', default: '[]' },
+			{ displayName: 'Custom Data', name: 'customData', type: 'json', default: '{}' },
+		] as INodeProperties[],
 	} as INodeType['description'];
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		// What other nodes of the workflow may have written to the execution's custom data before ours.
+		this.customData.setAll(JSON.parse(this.getNodeParameter('customData', 0, '{}') as string) as Record<string, string>);
 		const raw = this.getNodeParameter('items', 0) as string;
 		const list = JSON.parse(raw) as IDataObject[];
 		return [list.map((json, item) => ({ json, pairedItem: { item: 0 }, index: item }))];
@@ -149,6 +154,8 @@ export interface RunOptions extends NodeSettings {
 	executionId?: string;
 	/** Fixed node id (it goes into the derived idempotency keys). */
 	nodeId?: string;
+	/** Custom data the seed node writes before the Messaging Service node runs. */
+	seedCustomData?: Record<string, string>;
 }
 
 export interface RunOutcome {
@@ -168,7 +175,7 @@ function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: INode; 
 		type: SEED_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { items: JSON.stringify(options.items) },
+		parameters: { items: JSON.stringify(options.items), customData: JSON.stringify(options.seedCustomData ?? {}) },
 	};
 	const node: INode = {
 		id: options.nodeId ?? 'messaging-node-id',
