@@ -36,7 +36,10 @@ test('Send Batch with the error output: unknown and failed told apart, each with
 	expect(errors.every((i) => isRoutableErrorJson(i.json, ['email', 'name', 'n']))).toBe(true);
 	const details = unknown[0]!.json.details as Record<string, unknown>;
 	expect(details).toMatchObject({ outcome: 'unknown', chunk: 1, remedy: UNKNOWN_OUTCOME_REMEDY, idempotencyKey: expect.stringMatching(/^n8n-[0-9a-f]{48}$/) });
-	expect(unknown[0]!.json.error).toMatch(new RegExp(`^Outcome unknown: .*Idempotency key: ${details.idempotencyKey} — item 500$`));
+	expect(unknown[0]!.json.error).toMatch(/^Outcome unknown: transport_error: /);
+	expect(unknown[0]!.json.message).toContain(`${UNKNOWN_OUTCOME_REMEDY} Idempotency key: ${details.idempotencyKey}.`);
+	expect(unknown[0]!.json.message).toMatch(/ — item 500$/);
+	expect(failed[0]!.json.error).toMatch(/^validation_failed: /);
 	expect(new Set(unknown.map((i) => (i.json.details as Record<string, unknown>).idempotencyKey))).toEqual(new Set([details.idempotencyKey]));
 	expect((failed[0]!.json.details as Record<string, unknown>).remedy).not.toBe(UNKNOWN_OUTCOME_REMEDY);
 	// The sandbox did commit the chunk: 699 delivered, though the node could not know it.
@@ -58,7 +61,10 @@ test('Send Batch with the error output: unknown and failed told apart, each with
 test('Send Batch without continue-on-fail: the node error says what is unknown in the shared one-line outcome and how n8n settles it', async () => {
 	sb.control.addFault({ route: 'POST /v1/messages/batch', kind: 'reset_after_commit', skip: 1, count: 10 });
 	const { error } = await runNode({ parameters: batchParameters, items: people(700), credentials: credentialsFor(sb) });
-	expect(error?.message).toContain('700 messages: 500 sent, 200 unknown (send again with the same keys: it replays or completes, never twice)');
-	expect(error?.message).toContain('a Retry of this execution from the executions list sends with the same keys');
-	expect(error?.message).toContain(UNKNOWN_OUTCOME_REMEDY);
+	expect(error?.message).toMatch(/^Outcome unknown: transport_error: /);
+	const description = String(error?.description);
+	expect(description).toContain('700 messages: 500 sent, 200 unknown (send again with the same keys: it replays or completes, never twice)');
+	expect(description).toContain('a Retry of this execution from the executions list sends with the same keys');
+	expect(description).toContain(UNKNOWN_OUTCOME_REMEDY);
+	expect(description).toMatch(/Idempotency key: n8n-[0-9a-f]{48}\./);
 });

@@ -4,9 +4,9 @@
  * apart and naming the idempotency key that settles it; chunk progress becomes a log line.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { describeChunkEvent, describeResult, resultRecord } from '../../../src/index.ts';
+import { describeChunkEvent, resultRecord } from '../../../src/index.ts';
 import type { ChunkEvent, ItemResult } from '../../../src/index.ts';
-import { asApiError, errorDetails, errorItem, where } from './errors.ts';
+import { asApiError, errorItem } from './errors.ts';
 
 export type UnsentResult = Exclude<ItemResult, { status: 'sent' }>;
 
@@ -17,18 +17,9 @@ export type UnsentResult = Exclude<ItemResult, { status: 'sent' }>;
  */
 export function unsentResultItem(result: UnsentResult, itemIndex: number, extra?: IDataObject, context?: string): INodeExecutionData {
 	const record = resultRecord(result);
-	const details: IDataObject = {
-		...errorDetails(result.error),
-		outcome: record.status,
-		idempotencyKey: record.idempotencyKey,
-		chunk: record.chunk,
-		...extra,
-	};
-	if (record.wholeCall) details.wholeCall = true;
-	return {
-		json: { error: describeResult(result, where(itemIndex, context)), message: result.error.message, details },
-		pairedItem: { item: itemIndex },
-	};
+	const fields: IDataObject = { outcome: record.status, idempotencyKey: record.idempotencyKey, chunk: record.chunk, ...extra };
+	if (record.wholeCall) fields.wholeCall = true;
+	return errorItem(result.error, itemIndex, fields, context);
 }
 
 /**

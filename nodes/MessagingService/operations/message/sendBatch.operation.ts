@@ -74,7 +74,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 		if (firstFailure && !this.continueOnFail()) {
 			const summary = `${elements.length} messages: ${describeOutcome({ ...outcome, replayed: replayedCount(outcome.results) })}${unknownHint(outcome.unknown)}`;
-			throw nodeError(this.getNode(), outcome.error ?? firstFailure.error, itemOf[firstFailure.index]!, summary);
+			throw nodeError(this.getNode(), outcome.error ?? firstFailure.error, itemOf[firstFailure.index]!, summary, firstFailure.call.idempotencyKey);
 		}
 	}
 	return perItem.flat();
