@@ -7,8 +7,12 @@
 import { maskText } from './mask.ts';
 import type { AnnotationProperties, CoreLike } from './types.ts';
 
-/** The runner shows at most 10 annotations of each kind per step and drops the rest silently. */
+/**
+ * The runner shows at most 10 annotations of each kind per step and drops the rest silently. Rows get
+ * 9, so the step's own closing error (or warning) is always the tenth.
+ */
 export const MAX_ANNOTATIONS_PER_KIND = 10;
+const ROW_ANNOTATIONS_PER_KIND = MAX_ANNOTATIONS_PER_KIND - 1;
 
 export function plainLine(text: string): string {
   return text.replace(/\r\n|\r|\n/g, ' ⏎ ').replace(/::/g, ':\u200b:');
@@ -35,7 +39,7 @@ export class Log {
   }
 
   annotate(kind: 'error' | 'warning' | 'notice', message: string, properties: AnnotationProperties = {}): void {
-    if (this.shown[kind] >= MAX_ANNOTATIONS_PER_KIND) {
+    if (this.shown[kind] >= ROW_ANNOTATIONS_PER_KIND) {
       this.overflow[kind] += 1;
       return;
     }
@@ -49,6 +53,6 @@ export class Log {
   overflowNotes(): string[] {
     return (['error', 'warning', 'notice'] as const)
       .filter((k) => this.overflow[k])
-      .map((k) => `${MAX_ANNOTATIONS_PER_KIND} ${k} annotations shown, and ${this.overflow[k]} more (the runner shows ${MAX_ANNOTATIONS_PER_KIND} of each kind): every row is in the table below and in results-file.`);
+      .map((k) => `${ROW_ANNOTATIONS_PER_KIND} ${k} annotations shown, and ${this.overflow[k]} more (the runner shows ${MAX_ANNOTATIONS_PER_KIND} of each kind): every row is in the table below and in results-file.`);
   }
 }
