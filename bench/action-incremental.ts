@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { start } from '../sandbox/server.ts';
+import type { Sandbox } from '../sandbox/server.ts';
 
 const ROOT = join(dirname(process.argv[1]), '..');
 const DIST = join(ROOT, 'action', 'dist', 'index.js');
@@ -31,9 +32,8 @@ writeFileSync(join(temp, 'contacts.csv'), `first_name,email\n${rows.map((r, i) =
 git('commit', '-qam', 'edit 3 rows');
 
 const inputs = parse(readFileSync(join(ROOT, 'action', 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
-const sandbox = await start({ port: 0, config: { job_rows_per_second: 100000 } });
 
-async function sync(eventName: string, event: unknown): Promise<{ calls: number; rows: number; jobs: number }> {
+async function sync(sandbox: Sandbox, eventName: string, event: unknown): Promise<{ calls: number; rows: number; jobs: number }> {
   sandbox.control.reset();
   writeFileSync(eventPath, JSON.stringify(event));
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', GITHUB_WORKSPACE: temp, GITHUB_EVENT_PATH: eventPath, GITHUB_EVENT_NAME: eventName, GITHUB_REPOSITORY: 'acme/shop', GITHUB_RUN_ID: String(Date.now()), GITHUB_JOB: 'sync', GITHUB_ACTION: 'sync' };
@@ -44,16 +44,24 @@ async function sync(eventName: string, event: unknown): Promise<{ calls: number;
   return { calls: ledger.requests, rows: ledger.jobs.reduce((n, j) => n + j.total, 0), jobs: ledger.jobs.length };
 }
 
-try {
-  const incremental = await sync('push', { before, after: git('rev-parse', 'HEAD') });
-  const full = await sync('workflow_dispatch', {});
-  console.log('25,000-row contacts file, 3 rows edited:');
-  for (const [label, m] of [['push (incremental)', incremental], ['workflow_dispatch (full)', full]] as const) {
-    console.log(`  ${label.padEnd(26)} ${String(m.calls).padStart(4)} API calls  ${String(m.rows).padStart(6)} contact rows sent  ${m.jobs} import job(s)`);
+async function main(): Promise<void> {
+  const sandbox = await start({ port: 0, config: { job_rows_per_second: 100000 } });
+  try {
+    const incremental = await sync(sandbox, 'push', { before, after: git('rev-parse', 'HEAD') });
+    const full = await sync(sandbox, 'workflow_dispatch', {});
+    console.log('25,000-row contacts file, 3 rows edited:');
+    for (const [label, m] of [['push (incremental)', incremental], ['workflow_dispatch (full)', full]] as const) {
+      console.log(`  ${label.padEnd(26)} ${String(m.calls).padStart(4)} API calls  ${String(m.rows).padStart(6)} contact rows sent  ${m.jobs} import job(s)`);
+    }
+    console.log(`  incremental / full: calls ${(incremental.calls / full.calls).toFixed(3)}, rows ${(incremental.rows / full.rows).toFixed(5)}`);
+  } finally {
+    await sandbox.close();
+    rmSync(temp, { recursive: true, force: true });
+    rmSync(dirname(eventPath), { recursive: true, force: true });
   }
-  console.log(`  incremental / full: calls ${(incremental.calls / full.calls).toFixed(3)}, rows ${(incremental.rows / full.rows).toFixed(5)}`);
-} finally {
-  await sandbox.close();
-  rmSync(temp, { recursive: true, force: true });
-  rmSync(dirname(eventPath), { recursive: true, force: true });
 }
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

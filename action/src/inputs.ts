@@ -1,4 +1,4 @@
-import { ApiError, normalizeBaseUrl, validateIdempotencyKey } from '../../src/index.ts';
+import { ApiError, normalizeBaseUrl, splitRecipients, validateIdempotencyKey } from '../../src/index.ts';
 import type { CoreLike } from './types.ts';
 
 /** An invalid input: always fails the step, naming the input. */
@@ -20,7 +20,8 @@ export interface Settings {
   apiKey: string;
   baseUrl: string;
   channel: string;
-  to: string[];
+  /** Recipients as given: split by src's splitRecipients (lines, commas, semicolons). */
+  to: string;
   toFile: string;
   subject: string;
   body: string;
@@ -61,17 +62,9 @@ function secondsInput(core: CoreLike, name: string, max: number): number {
   return Math.round(value * 1000);
 }
 
-/** Recipients given inline: one per line, or separated by commas (or semicolons). */
-export function splitList(text: string): string[] {
-  return text
-    .split(/[\n,;]/)
-    .map((s) => s.trim())
-    .filter((s) => s && !s.startsWith('#'));
-}
-
 /** `env-vars`: names only, never the action's own inputs (INPUT_*, which hold the API key) or the key variable. */
 function envVarsInput(core: CoreLike): string[] {
-  const names = splitList(core.getInput('env-vars'));
+  const names = splitRecipients(core.getInput('env-vars'));
   for (const name of names) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new InputError('env-vars', `"${name}" is not an environment variable name.`);
     if (/^INPUT_/i.test(name) || name === 'MESSAGING_API_KEY') throw new InputError('env-vars', `"${name}" may not be read by templates (it can hold the API key).`);
@@ -116,7 +109,7 @@ export function readInputs(core: CoreLike, env: NodeJS.ProcessEnv, apiKey: strin
     apiKey,
     baseUrl,
     channel: core.getInput('channel').trim(),
-    to: splitList(core.getInput('to')),
+    to: core.getInput('to'),
     toFile: core.getInput('to-file').trim(),
     subject: core.getInput('subject', { trimWhitespace: false }),
     body: core.getInput('body', { trimWhitespace: false }),

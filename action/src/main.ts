@@ -2,7 +2,7 @@
  * The action: everything takes an injected `core` and run context (see types.ts), so tests need no
  * module mocking. `index.ts` passes the real @actions/core and the runner's context.
  */
-import { ApiError, describeError, MessagingClient } from '../../src/index.ts';
+import { ApiError, describeChunkEvent, describeClientEvent, describeError, formatSeconds, MessagingClient } from '../../src/index.ts';
 import type { ChunkEvent, ClientEvent, Runtime } from '../../src/index.ts';
 import { runInfo, templateScope } from './context.ts';
 import { InputError, readApiKey, readInputs } from './inputs.ts';
@@ -30,31 +30,21 @@ export interface RunDependencies {
   runtime: Runtime;
 }
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-}
-
 /** One progress line per chunk call, so long runs show life in the log. */
 function chunkLogger(log: Log) {
   return (what: string) =>
-    (event: ChunkEvent): void => {
-      const head = `Chunk ${event.chunk + 1}/${event.chunks} (${event.count} ${what})`;
-      if (event.status === 'done') log.info(`${head}: done in ${seconds(event.ms ?? 0)}${event.replayed ? ', replayed (already done by an earlier attempt)' : ''}.`);
-      else if (event.status === 'failed') log.info(`${head}: failed as a whole (${event.error?.code}).`);
-      else log.info(`${head}: not attempted (an earlier chunk failed as a whole).`);
-    };
+    (event: ChunkEvent): void =>
+      log.info(describeChunkEvent(event, what));
 }
 
 function eventLogger(log: Log, stats: { retries: number; waits: number; waitedMs: number }) {
   return (event: ClientEvent): void => {
-    if (event.type === 'retry') {
-      stats.retries += 1;
-      log.info(`Retrying ${event.method} ${event.path} after ${event.code} (retry ${event.retry}) in ${seconds(event.delayMs)}${event.requestId ? ` [request ${event.requestId}]` : ''}.`);
-    } else {
+    if (event.type === 'retry') stats.retries += 1;
+    else {
       stats.waits += 1;
       stats.waitedMs += event.ms;
-      log.info(`Waiting ${seconds(event.ms)} for the rate window (${event.reason === 'retry_after' ? 'the service answered 429 with Retry-After' : 'no requests left in this window'}).`);
     }
+    log.info(describeClientEvent(event));
   };
 }
 
@@ -90,7 +80,7 @@ export async function run(deps: RunDependencies): Promise<void> {
     else report.fatal = `Unexpected error: ${log.mask(error instanceof Error ? (error.stack ?? error.message) : String(error))}`;
   }
   if (stats.retries) report.notes.push(`${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'} by the client (see the log).`);
-  if (stats.waits) report.notes.push(`Waited ${stats.waits} time(s) for the rate window, ${seconds(stats.waitedMs)} in all.`);
+  if (stats.waits) report.notes.push(`Waited ${stats.waits} time(s) for the rate window, ${formatSeconds(stats.waitedMs)} in all.`);
   report.notes.push(...log.overflowNotes());
 
   // Outputs and summary before the step's fate, so continue-on-error users can branch on them.

@@ -5,7 +5,7 @@ import { MAX_RESULTS_BYTES, newReport, resultsJson } from '../../action/src/repo
 import { MAX_SUMMARY_BYTES, summaryMarkdown } from '../../action/src/summary.ts';
 import { render } from '../../action/src/template.ts';
 import { templateScope } from '../../action/src/context.ts';
-import { InputError, readInputs, splitList } from '../../action/src/inputs.ts';
+import { InputError, readInputs } from '../../action/src/inputs.ts';
 import { context, fakeCore, RELEASE_EVENT } from './helpers.ts';
 
 describe('template renderer (Handlebars, strict)', () => {
@@ -108,10 +108,6 @@ describe('data files remember their lines', () => {
 });
 
 describe('inputs', () => {
-  test('splitList takes lines, commas and semicolons', () => {
-    expect(splitList('a@x.io, b@x.io\n+4915112345678;\n# not me\n')).toEqual(['a@x.io', 'b@x.io', '+4915112345678']);
-  });
-
   test.each([
     [{ mode: 'shout' }, 'mode'],
     [{ 'dry-run': 'yes' }, 'dry-run'],

@@ -69,7 +69,7 @@ test('sync-contacts then send to those contacts; a re-run (attempt 2) duplicates
   expect(sandbox.control.ledger().messages).toHaveLength(2);
   expect(sandbox.control.summary().duplicates_detected).toBe(0);
   expect(rerun.stdout).toContain('replayed (already done by an earlier attempt)');
-  expect(rerun.summary).toContain('nothing was sent twice');
+  expect(rerun.summary).toContain('2 sent (2 replayed: already done by an earlier attempt)');
 });
 
 test('batch from a JSON file of 1,200 messages: three calls of ≤500', async () => {

@@ -23,14 +23,14 @@ describe('chunk maps', () => {
     expect(() => chunk([1], 0)).toThrow(RangeError);
   });
 
-  test('rows with chunk-relative indexes map to caller indexes; a missing row is reported, not dropped', () => {
+  test('rows with chunk-relative indexes map to caller indexes; a missing row is reported unknown with its key, not dropped', () => {
     const c = { chunk: 1, offset: 500, items: ['a', 'b', 'c'] };
-    const call = { chunk: 1, replayed: false };
+    const call = { chunk: 1, idempotencyKey: 'k:chunk-1', replayed: false };
     const results = mapRows(c, { data: [{ index: 2, id: 'msg_c' }, { index: 0, error: { type: 'invalid_request_error', code: 'validation_failed', message: 'bad', param: 'to' } }] }, call);
-    expect(results.map((r) => [r.index, r.status])).toEqual([[500, 'failed'], [501, 'failed'], [502, 'sent']]);
+    expect(results.map((r) => [r.index, r.status])).toEqual([[500, 'failed'], [501, 'unknown'], [502, 'sent']]);
     expect(results[0].status === 'failed' && results[0].error.code).toBe('validation_failed');
     expect(results[0].status === 'failed' && results[0].error.status).toBe(422);
-    expect(results[1].status === 'failed' && results[1].wholeCall && results[1].error.code).toBe('transport_error');
+    expect(results[1].status === 'unknown' && results[1].error.outcomeUnknown && results[1].call.idempotencyKey).toBe('k:chunk-1');
   });
 
   test('a failing chunk stops the run: later chunks are skipped, earlier results kept', async () => {

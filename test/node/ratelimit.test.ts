@@ -47,7 +47,7 @@ test('a Retry-After beyond "Max Rate-Limit Wait" stops at once with rate_limit_w
 		const started = Date.now();
 		const { error } = await runNode({ parameters: { ...batchParameters, options: { maxWaitSeconds: 2 } }, items: people(3), credentials: credentialsFor(sb) });
 		expect(Date.now() - started).toBeLessThan(5000);
-		expect(error?.message).toMatch(/^rate_limit_wait_exceeded: .*120 s.*raise the maximum wait or send less\..* — 0 of 3 messages sent, 3 failed, 0 not attempted; item 0$/);
+		expect(error?.message).toMatch(/^rate_limit_wait_exceeded: .*120 s.*raise the maximum wait or send less\..* — 3 messages: 0 sent, 3 failed; item 0$/);
 		expect(sb.control.summary().messages).toBe(0);
 	} finally {
 		await sb.close();

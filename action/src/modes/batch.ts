@@ -2,14 +2,14 @@
  * `mode: batch` — one message per row of a data file. A row's own `body`/`subject` are data, sent as
  * written; the `body`/`subject` inputs are templates for rows without one, and may read the row (`row.*`).
  */
-import { deriveIdempotencyKey, describeError } from '../../../src/index.ts';
+import { describeError, MAX_BATCH_MESSAGES } from '../../../src/index.ts';
 import type { MessageElement } from '../../../src/index.ts';
 import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
 import { render, TemplateError } from '../template.ts';
 import { takesSubject } from './channels.ts';
 import { applyMessageOutcome } from './message-results.ts';
-import { bodyTemplate, readRecords, runParts, text } from './shared.ts';
+import { bodyTemplate, readRecords, text, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 
 const MESSAGE_FIELDS = new Set(['channel', 'to', 'subject', 'body']);
@@ -55,7 +55,8 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
   const extra = [...new Set(records.flatMap((r) => Object.keys(r.value).filter((k) => !MESSAGE_FIELDS.has(k))))];
   if (extra.length) log.info(`Fields used only as template variables (row.*), not sent: ${extra.map((k) => JSON.stringify(k)).join(', ')}.`);
 
-  report.idempotencyKey = s.idempotencyKey || deriveIdempotencyKey('gha', runParts(ctx), { mode: 'batch', messages });
+  const { keys, first } = writeKeys(ctx, null, messages, MAX_BATCH_MESSAGES);
+  report.idempotencyKey = first;
   report.details.push(`**File:** \`${file.path}\` · **Messages:** ${messages.length}`);
   const line = (i: number) => records[i].line;
   if (s.dryRun) {
@@ -63,7 +64,7 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
     return;
   }
   log.info(`Sending ${messages.length} message(s) from ${file.path}…`);
-  const outcome = await ctx.client().messages.sendBatch(messages, { idempotencyKey: report.idempotencyKey, onChunk: ctx.onChunk('messages') });
+  const outcome = await ctx.client().messages.sendBatch(messages, { idempotencyKey: keys, onChunk: ctx.onChunk('messages') });
   applyMessageOutcome(ctx, outcome, (i) => ({ line: line(i), recipient: maskRecipient(messages[i].to) }));
   for (const r of outcome.results) {
     if (r.status === 'failed' && !r.wholeCall) log.annotate(s.failOnError ? 'error' : 'warning', `Message refused: ${describeError(r.error)}`, { file: file.path, startLine: line(r.index) });

@@ -3,11 +3,10 @@
  * sync-contacts step (a JSON array, or one per line): the n-th job holds rows n×1000 … of `file`, so its
  * row errors are annotated at their own lines, not at the first job's.
  */
-import { ApiError, describeError, isJobFinished, MAX_IMPORT_CONTACTS } from '../../../src/index.ts';
+import { ApiError, describeError, isJobFinished, MAX_IMPORT_CONTACTS, readJobRowError, rowErrorAsApiError, splitRecipients, waitEndedError } from '../../../src/index.ts';
 import type { Job } from '../../../src/index.ts';
 import type { DataRecord } from '../data-files.ts';
-import { InputError, splitList } from '../inputs.ts';
-import { jobRowErrors } from './contact-results.ts';
+import { InputError } from '../inputs.ts';
 import { errorFields, readRecords } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 import { progressLogger } from './sync-contacts.ts';
@@ -21,13 +20,13 @@ function jobIds(raw: string): string[] {
       throw new InputError('job-id', 'looks like a JSON array but is not one.');
     }
   }
-  const list = Array.isArray(ids) ? ids.map(String) : splitList(raw);
+  const list = Array.isArray(ids) ? ids.map(String) : splitRecipients(raw);
   if (!list.length) throw new InputError('job-id', 'is required in job mode.');
   for (const id of list) if (!/^job_\S+$/.test(id)) throw new InputError('job-id', `must be job ids (job_…), got "${id}".`);
   return list;
 }
 
-async function readJob(ctx: ModeContext, id: string, deadline: number): Promise<{ job: Job; finished: boolean }> {
+async function readJob(ctx: ModeContext, id: string, deadline: number): Promise<{ job: Job; finished: boolean; ended?: ApiError }> {
   const s = ctx.settings;
   try {
     if (!s.wait) {
@@ -35,8 +34,9 @@ async function readJob(ctx: ModeContext, id: string, deadline: number): Promise<
       return { job, finished: isJobFinished(job) };
     }
     const result = await ctx.client().jobs.wait(id, { timeoutMs: Math.max(0, deadline - Date.now()), onProgress: progressLogger(ctx) });
-    if (!result.job) throw new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: 'The wait ended before the job could be read.' });
-    return { job: result.job, finished: result.status === 'completed' };
+    const ended = waitEndedError(id, result, s.waitTimeoutMs);
+    if (!result.job) throw ended ?? new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: `Job ${id} could not be read.` });
+    return { job: result.job, finished: result.status === 'completed', ended };
   } catch (error) {
     if (error instanceof ApiError && error.code === 'resource_not_found') throw new InputError('job-id', ctx.log.mask(describeError(error)));
     throw error;
@@ -54,21 +54,23 @@ export async function jobMode(ctx: ModeContext): Promise<void> {
   const deadline = Date.now() + s.waitTimeoutMs;
   let allFinished = true;
   for (const [n, id] of ids.entries()) {
-    const { job, finished } = await readJob(ctx, id, deadline);
+    const { job, finished, ended } = await readJob(ctx, id, deadline);
     allFinished &&= finished;
     report.jobs.push({ id: job.id, status: finished ? 'completed' : s.wait ? 'unfinished' : 'queued', total: job.total, processed: job.processed, failed: job.failed });
     report.counts.imported += Math.max(0, (job.processed ?? 0) - (job.failed ?? 0));
     report.counts.failed += job.failed ?? 0;
     const offset = n * MAX_IMPORT_CONTACTS;
-    for (const [k, { index, fields }] of jobRowErrors(job).entries()) {
+    for (const [k, raw] of (Array.isArray(job.errors) ? job.errors : []).entries()) {
+      const fields = readJobRowError(raw);
+      const index = fields.index;
       const record: DataRecord | undefined = index !== undefined && index < (job.total ?? Infinity) ? loaded?.records[offset + index] : undefined;
-      const error = errorFields(ctx, fields, 'row_error');
+      const error = errorFields(ctx, rowErrorAsApiError({ ...fields, error: raw }));
       report.rows.push({ index: index !== undefined ? offset + index : offset + k, line: record?.line, status: 'failed', error });
       const where = record && loaded ? { file: loaded.file.path, startLine: record.line } : {};
       log.annotate(s.failOnError ? 'error' : 'warning', `Contact not imported (job ${job.id}): ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, where);
     }
     if (job.failed) report.failures.push(`${job.failed} contact row(s) of ${job.id} failed.`);
-    if (s.wait && !finished) report.failures.push(`Job ${job.id} did not finish within wait-timeout (${s.waitTimeoutMs / 1000} s).`);
+    if (ended) report.failures.push(ctx.log.mask(ended.message));
   }
   report.jobStatus = allFinished ? 'completed' : s.wait ? 'unfinished' : 'queued';
 }

@@ -1,11 +1,11 @@
 /** `mode: send` — one message to every recipient of `to` and `to-file`. */
-import { deriveIdempotencyKey } from '../../../src/index.ts';
+import { MAX_RECIPIENTS, splitRecipients } from '../../../src/index.ts';
 import type { SendMessageInput } from '../../../src/index.ts';
 import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
 import { takesSubject } from './channels.ts';
 import { applyMessageOutcome } from './message-results.ts';
-import { bodyTemplate, PREVIEW_CHARS, readRecords, renderInput, runParts, text } from './shared.ts';
+import { bodyTemplate, PREVIEW_CHARS, readRecords, renderInput, text, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 
 async function recipientsFromFile(ctx: ModeContext, path: string, channel: string): Promise<string[]> {
@@ -24,7 +24,7 @@ async function recipientsFromFile(ctx: ModeContext, path: string, channel: strin
 export async function sendMode(ctx: ModeContext): Promise<void> {
   const { settings: s, report, log } = ctx;
   if (!s.channel) throw new InputError('channel', 'is required in send mode (e.g. whatsapp or email).');
-  const all = [...s.to, ...(s.toFile ? await recipientsFromFile(ctx, s.toFile, s.channel) : [])];
+  const all = [...splitRecipients(s.to), ...(s.toFile ? await recipientsFromFile(ctx, s.toFile, s.channel) : [])];
   const to = [...new Set(all)];
   if (to.length === 0) throw new InputError('to', 'no recipients: give them in "to" (one per line or separated by commas) or in a file named by "to-file".');
   for (const r of to) log.known.add(r);
@@ -34,9 +34,10 @@ export async function sendMode(ctx: ModeContext): Promise<void> {
   const body = renderInput(ctx, input, template);
   if (s.subject && !takesSubject(s.channel)) log.info(`The subject input is not sent: ${s.channel} messages have no subject.`);
   const subject = s.subject && takesSubject(s.channel) ? renderInput(ctx, 'subject', s.subject) : undefined;
-  const message: SendMessageInput = { channel: s.channel, to, body, ...(subject !== undefined ? { subject } : {}) };
-
-  report.idempotencyKey = s.idempotencyKey || deriveIdempotencyKey('gha', runParts(ctx), { mode: 'send', message });
+  const content = { channel: s.channel, body, ...(subject !== undefined ? { subject } : {}) };
+  const message: SendMessageInput = { ...content, to };
+  const { keys, first } = writeKeys(ctx, content, to, MAX_RECIPIENTS);
+  report.idempotencyKey = first;
   report.details.push(`**Channel:** ${s.channel} · **Recipients:** ${to.length}`);
   if (subject !== undefined) report.details.push(`**Subject:** ${log.mask(subject)}`);
   report.details.push(`**Body:** ${log.mask(body.length > PREVIEW_CHARS ? `${body.slice(0, PREVIEW_CHARS)}…` : body).replace(/\r?\n/g, ' ⏎ ')}`);
@@ -45,6 +46,6 @@ export async function sendMode(ctx: ModeContext): Promise<void> {
     return;
   }
   log.info(`Sending one ${s.channel} message to ${to.length} recipient(s)…`);
-  const outcome = await ctx.client().messages.send(message, { idempotencyKey: report.idempotencyKey, onChunk: ctx.onChunk('recipients') });
+  const outcome = await ctx.client().messages.send(message, { idempotencyKey: keys, onChunk: ctx.onChunk('recipients') });
   applyMessageOutcome(ctx, outcome, (i) => ({ recipient: maskRecipient(to[i]) }));
 }

@@ -2,8 +2,8 @@
  * What every mode shares: its context, reading a data file into records (annotating where it is bad),
  * rendering input templates, and translating the shared client's outcomes into report rows.
  */
-import { ApiError, describeError } from '../../../src/index.ts';
-import type { ChunkEvent, MessagingClient } from '../../../src/index.ts';
+import { actionChunkKeys, ApiError, chunkIdempotencyKey, describeError } from '../../../src/index.ts';
+import type { ChunkEvent, ChunkKeyFunction, MessagingClient } from '../../../src/index.ts';
 import type { RunInfo } from '../context.ts';
 import { DataFileError, detectFormat, parseRecords } from '../data-files.ts';
 import type { DataRecord } from '../data-files.ts';
@@ -89,10 +89,18 @@ export function callFailure(ctx: ModeContext, error: ApiError | undefined): void
   else ctx.report.failures.push(line);
 }
 
-/** Repository, run id, job and step — never the attempt number, so "Re-run jobs" replays. */
-export function runParts(ctx: ModeContext): string[] {
+/**
+ * The keys of a write: the `idempotency-key` input (chunks add `:chunk-<n>`), else src's action keys —
+ * repository, run id, job, step, mode, chunk and content, never the attempt number — so "Re-run jobs"
+ * replays and a new run applies. `first` is the first chunk's key, for the output and the summary.
+ */
+export function writeKeys(ctx: ModeContext, context: unknown, items: readonly unknown[], chunkSize: number): { keys: string | ChunkKeyFunction; first: string } {
+  const chunks = Math.max(1, Math.ceil(items.length / chunkSize));
+  const given = ctx.settings.idempotencyKey;
+  if (given) return { keys: given, first: chunkIdempotencyKey(given, 0, chunks) };
   const { repository, runId, job, step } = ctx.info;
-  return [repository, runId, job, step];
+  const keys = actionChunkKeys({ repository, runId, job, step, operation: ctx.settings.mode, context });
+  return { keys, first: keys({ chunk: 0, offset: 0, items: items.slice(0, chunkSize), chunks }) };
 }
 
 export const PREVIEW_CHARS = 400;

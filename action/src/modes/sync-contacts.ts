@@ -5,8 +5,8 @@
  * content: a re-run of the same run replays, a new run always applies the file (A → B → A ends with A),
  * and matrix legs with different files never share a key.
  */
-import { chunkIdempotencyKey, deriveIdempotencyKey, isJobFinished, MAX_IMPORT_CONTACTS } from '../../../src/index.ts';
-import type { ContactInput, Job } from '../../../src/index.ts';
+import { describeImportResults, importResults, isJobFinished, MAX_IMPORT_CONTACTS } from '../../../src/index.ts';
+import type { ContactInput, ImportWaitOutcome, Job } from '../../../src/index.ts';
 import { attributeTypes, convertAttributes } from '../attributes.ts';
 import type { AttributeTypes } from '../attributes.ts';
 import { parseRecords, detectFormat } from '../data-files.ts';
@@ -15,8 +15,7 @@ import { diffRows, previousVersion } from '../incremental.ts';
 import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
 import { decodeText } from '../workspace-files.ts';
-import { mapImportOutcome } from './contact-results.ts';
-import { callFailure, readRecords, runParts } from './shared.ts';
+import { callFailure, errorFields, readRecords, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 
 export function recipientOf(c: Record<string, unknown>): string | undefined {
@@ -77,9 +76,8 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
     log.annotate(s.failOnError ? 'error' : 'warning', `Contact not sent: ${converted.error}`, { file: file.path, startLine: records[i].line });
   }
   const chunks = Math.ceil(contacts.length / MAX_IMPORT_CONTACTS);
-  const keyOf = (items: readonly unknown[], chunk: number): string =>
-    s.idempotencyKey ? chunkIdempotencyKey(s.idempotencyKey, chunk, chunks) : deriveIdempotencyKey('gha-contacts', [...runParts(ctx), file.path, chunk], items);
-  report.idempotencyKey = contacts.length ? keyOf(contacts.slice(0, MAX_IMPORT_CONTACTS), 0) : '';
+  const { keys, first } = writeKeys(ctx, { file: file.path }, contacts, MAX_IMPORT_CONTACTS);
+  report.idempotencyKey = contacts.length ? first : '';
   report.counts.queued = 0;
   report.details.push(`**File:** \`${file.path}\` · **Contacts:** ${records.length} · **Sent:** ${contacts.length} · **Jobs:** ${chunks} (≤ ${MAX_IMPORT_CONTACTS} contacts each)`);
 
@@ -95,32 +93,39 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   }
   log.info(`Importing ${contacts.length} contact(s) from ${file.path} in ${chunks} job(s)${s.wait ? `, waiting up to ${s.waitTimeoutMs / 1000} s` : ''}…`);
   const client = ctx.client();
-  const idempotencyKey = (c: { chunk: number; items: readonly unknown[] }): string => keyOf(c.items, c.chunk);
   const onChunk = ctx.onChunk('contacts');
   const outcome = s.wait
-    ? await client.contacts.importAndWait(contacts, { idempotencyKey, onChunk, timeoutMs: s.waitTimeoutMs, onProgress: progressLogger(ctx) })
-    : await client.contacts.import(contacts, { idempotencyKey, onChunk });
-  const mapped = mapImportOutcome(ctx, contacts.length, outcome, s.wait);
-  for (const j of mapped.jobs) {
-    report.jobIds.push(j.id);
-    report.counts.queued! += j.count;
-    report.jobs.push({ ...j, lines: lineRange(records, picked, j.offset, j.count) });
+    ? await client.contacts.importAndWait(contacts, { idempotencyKey: keys, onChunk, timeoutMs: s.waitTimeoutMs, onProgress: progressLogger(ctx) })
+    : await client.contacts.import(contacts, { idempotencyKey: keys, onChunk });
+  const results = importResults(outcome);
+  const waits = s.wait ? (outcome as ImportWaitOutcome).waits : [];
+  for (const c of outcome.chunks) {
+    if (c.status !== 'queued') continue;
+    const wait = waits.find((w) => w.chunk === c.chunk)?.result;
+    const job = wait?.job ?? c.job;
+    const status = !s.wait ? 'queued' : wait?.status === 'completed' ? 'completed' : 'unfinished';
+    report.jobIds.push(c.job.id);
+    report.counts.queued! += c.count;
+    report.jobs.push({ id: c.job.id, lines: lineRange(records, picked, c.offset, c.count), status, total: job.total, processed: job.processed, failed: job.failed, replayed: c.call.replayed });
   }
-  mapped.results.forEach((r, k) => {
-    const i = picked[k];
-    report.rows.push({ index: i, line: records[i].line, recipient: maskRecipient(recipientOf(records[i].value) ?? ''), ...r });
-    if (r.status === 'failed' && r.error) {
-      log.annotate(s.failOnError ? 'error' : 'warning', `Contact not imported: ${r.error.code}: ${r.error.message}${r.error.param ? ` (field: ${r.error.param})` : ''}`, { file: file.path, startLine: records[i].line });
+  for (const r of results.contacts) {
+    const i = picked[r.index];
+    const error = r.error ? errorFields(ctx, r.error) : undefined;
+    report.rows.push({ index: i, line: records[i].line, recipient: maskRecipient(recipientOf(records[i].value) ?? ''), status: r.status, key: r.idempotencyKey, ...(error ? { error } : {}) });
+    if (r.status === 'failed' && error && r.jobId) {
+      log.annotate(s.failOnError ? 'error' : 'warning', `Contact not imported: ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, { file: file.path, startLine: records[i].line });
     }
-  });
-  for (const re of mapped.unmapped) log.annotate(s.failOnError ? 'error' : 'warning', `Contact row failed in job ${re.jobId} (index outside the job): ${re.code ?? 'row_error'}: ${re.message ?? ''}`);
-  report.counts.failed += mapped.unmapped.length;
-  report.jobStatus = outcome.error ? 'failed' : !s.wait ? 'queued' : mapped.allCompleted ? 'completed' : 'unfinished';
-  const replays = mapped.jobs.filter((j) => j.replayed).length;
+  }
+  for (const re of results.unplacedRowErrors) log.annotate(s.failOnError ? 'error' : 'warning', `Contact row failed in job ${re.jobId} (it names no row of its job): ${re.code ?? 'row_error'}: ${re.message ?? ''}`);
+  report.counts.failed += results.unplacedRowErrors.length;
+  report.notes.push(`Contacts: ${log.mask(describeImportResults(results))}.`);
+  report.jobStatus = outcome.error ? 'failed' : !s.wait ? 'queued' : results.unfinishedJobIds.length || report.jobs.length < outcome.chunks.length ? 'unfinished' : 'completed';
+  if (outcome.error?.outcomeUnknown || results.counts.unknown) report.jobStatus = 'unknown';
+  const replays = report.jobs.filter((j) => j.replayed).length;
   if (replays) report.notes.push(`${replays} job(s) replayed: this run had already imported the same contacts under the same key (a re-run), so nothing was imported twice.`);
-  callFailure(ctx, outcome.error);
-  if (s.wait && report.jobStatus === 'unfinished') {
-    report.failures.push(`The import did not finish within wait-timeout (${s.waitTimeoutMs / 1000} s); read it later with mode: job and job-id: ${report.jobIds.join(', ')}.`);
+  if (!outcome.error?.outcomeUnknown) callFailure(ctx, outcome.error);
+  if (s.wait && results.unfinishedJobIds.length) {
+    report.failures.push(`The import did not finish within wait-timeout (${s.waitTimeoutMs / 1000} s); it keeps running on the service: read it later with mode: job and job-id: ${JSON.stringify(results.unfinishedJobIds)}.`);
   }
   finish(ctx, file.path);
 }
