@@ -44,14 +44,14 @@ function rowsTable(report: Report): string[] {
   if (!rows.length) return [];
   const withLine = rows.some((r) => r.line !== undefined);
   const withRecipient = rows.some((r) => r.recipient !== undefined);
-  const withKey = rows.some((r) => r.status === 'unknown' || r.status === 'failed');
+  const withKey = rows.some((r) => r.status === 'unknown');
   const head = ['#', ...(withLine ? [`Line${report.file ? ` (${cell(report.file)})` : ''}`] : []), ...(withRecipient ? ['Recipient'] : []), 'Status', 'Id or error', ...(withKey ? ['Idempotency key'] : [])];
   const out = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   let size = 0;
   let shown = 0;
   for (const r of rows) {
     const detail = r.id ? `\`${cell(r.id)}\`` : r.error ? `\`${cell(r.error.code)}\` ${cell(r.error.message)}${r.error.param ? ` (field \`${cell(r.error.param)}\`)` : ''}` : '';
-    const key = withKey ? ` ${r.key && r.status !== 'sent' && r.status !== 'replayed' ? `\`${cell(r.key)}\`` : ''} |` : '';
+    const key = withKey ? ` ${r.key && r.status === 'unknown' ? `\`${cell(r.key)}\`` : ''} |` : '';
     const line = `| ${r.index + 1} | ${withLine ? `${cell(r.line)} | ` : ''}${withRecipient ? `\`${cell(r.recipient)}\` | ` : ''}${STATUS_ICON[r.status] ?? cell(r.status)} | ${detail} |${key}`;
     if (shown >= MAX_SUMMARY_ROWS || size + line.length > MAX_SUMMARY_BYTES) break;
     out.push(line);
