@@ -1,6 +1,6 @@
 import { ApiError, transportError } from './errors.ts';
 import type { ServiceErrorBody } from './errors.ts';
-import { parseRateLimitHeaders } from './headers.ts';
+import { parseRateLimitHeaders, rateLimitedWaitSeconds } from './headers.ts';
 import type { RateLimitHeaders } from './headers.ts';
 import type { RateLimiter, WaitBudget } from './rate-limiter.ts';
 import { attemptMayHaveCommitted, isProgrammingError, neverConnected } from './outcome-certainty.ts';
@@ -102,7 +102,7 @@ export class RequestSender {
   }
 
   /** Turns an error answer into an ApiError; a body that is not the envelope is a transport error. */
-  private errorFrom(status: number, text: string, requestId: string | undefined, rateLimit: RateLimitHeaders): ApiError {
+  private errorFrom(status: number, text: string, requestId: string | undefined, retryAfter: number | undefined): ApiError {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -111,7 +111,7 @@ export class RequestSender {
     }
     const error = (parsed as { error?: ServiceErrorBody } | undefined)?.error;
     if (!error || typeof error.code !== 'string') {
-      return transportError(`The service answered HTTP ${status} without the documented error body.`, status, requestId);
+      return new ApiError({ ...transportError(`The service answered HTTP ${status} without the documented error body.`, status, requestId).toJSON(), retryAfter });
     }
     return new ApiError({
       status,
@@ -121,7 +121,7 @@ export class RequestSender {
       param: typeof error.param === 'string' ? error.param : undefined,
       docUrl: typeof error.doc_url === 'string' ? error.doc_url : undefined,
       requestId,
-      retryAfter: rateLimit.retryAfter,
+      retryAfter,
     });
   }
 
@@ -130,7 +130,7 @@ export class RequestSender {
     const idempotent = request.method === 'GET' || Boolean(request.idempotencyKey);
     const write = request.method !== 'GET';
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-    const state: RetryState = { retries: 0, internalErrors: 0, rateLimited: 0 };
+    const state: RetryState = { retries: 0, serverErrors: 0, rateLimited: 0 };
     const onWait = (ms: number, reason: 'pacing' | 'retry_after') => this.options.onEvent?.({ type: 'rate_limit_wait', ms, reason });
     // Sticky: once an attempt of a write may have committed, only a definitive answer settles it.
     let uncertain = false;
@@ -174,12 +174,12 @@ export class RequestSender {
             failure = transportError(`The service's answer to ${request.method} ${request.path} (HTTP ${response.status}) was not complete JSON.`, response.status, requestId);
           }
         } else {
-          failure = this.errorFrom(response.status, text, requestId, rateLimit);
+          failure = this.errorFrom(response.status, text, requestId, response.status === 429 ? rateLimitedWaitSeconds(rateLimit, receivedAt) : rateLimit.retryAfter);
         }
         if (attemptMayHaveCommitted(failure)) uncertain = true;
       }
       failure = failure!;
-      if (failure.code === 'internal_error') state.internalErrors += 1;
+      if (failure.status >= 500) state.serverErrors += 1;
       const decision = decideRetry(failure, state, this.options.retry, idempotent);
       if (decision.kind === 'stop') throw end(failure);
       if (decision.kind === 'rate_limit') {
@@ -192,7 +192,7 @@ export class RequestSender {
       if (!this.retryBudget.trySpend(failure.code === 'transport_error')) {
         throw end(new ApiError({ ...failure.toJSON(), code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.code}: ${failure.message})` }));
       }
-      const delayMs = backoffDelay(state.retries, this.options.retry, runtime.random);
+      const delayMs = Math.max(backoffDelay(state.retries, this.options.retry, runtime.random), decision.atLeastMs ?? 0);
       state.retries += 1;
       this.options.onEvent?.({ type: 'retry', method: request.method, path: request.path, code: failure.code, retry: state.retries, delayMs, requestId: failure.requestId });
       try {
