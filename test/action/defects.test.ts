@@ -192,6 +192,16 @@ describe('keys that name the run', () => {
     expect(sandbox.control.ledger().jobs).toHaveLength(3);
   });
 
+  test('a new run sends the notification again; a re-run of it does not', async () => {
+    const send = { mode: 'send', channel: 'email', to: 'ann@example.com', body: 'Released {{ event.release.tag_name }}' };
+    const first = await step(send, { runId: '201' });
+    await step(send, { workspaceDir: first.workspace, runId: '201', runAttempt: '2' });
+    expect(sandbox.control.ledger().messages).toHaveLength(1);
+    const next = await step(send, { workspaceDir: first.workspace, runId: '202' });
+    expect(next.outputs['idempotency-key']).not.toBe(first.outputs['idempotency-key']);
+    expect(sandbox.control.ledger().messages).toHaveLength(2);
+  });
+
   test('a re-run (GITHUB_RUN_ATTEMPT=2) sends nothing new; matrix legs with different files both apply', async () => {
     const first = await step({ mode: 'sync-contacts', file: 'c.csv' }, { files: { 'c.csv': A } });
     const rerun = await step({ mode: 'sync-contacts', file: 'c.csv' }, { workspaceDir: first.workspace, runAttempt: '2' });
