@@ -17,7 +17,7 @@ import { newReport, writeOutputs, writeResultsFile } from './report.ts';
 import { writeSummary } from './summary.ts';
 import type { CoreLike, ContextLike } from './types.ts';
 
-export const USER_AGENT = 'messaging-service-github-action/1.0.0';
+export const USER_AGENT = 'messaging-service-github-action/1';
 
 const MODES: Record<Mode, (ctx: ModeContext) => Promise<void>> = { send: sendMode, batch: batchMode, 'sync-contacts': syncContactsMode, job: jobMode };
 

@@ -76,7 +76,7 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
     GITHUB_RUN_NUMBER: '17',
     GITHUB_RUN_ATTEMPT: options.runAttempt ?? '1',
     GITHUB_JOB: 'notify',
-    GITHUB_ACTION: 'relay',
+    GITHUB_ACTION: 'notify',
     GITHUB_WORKFLOW: 'Release',
     GITHUB_ACTOR: 'octocat',
     GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
