@@ -47,6 +47,16 @@ describe('rows read at the right line', () => {
     expect(job.outputs.imported).toBe('1004');
   }, 60000);
 
+  test('send with to-file: a refused recipient is annotated at its line of the file', async () => {
+    const r = await step({ mode: 'send', channel: 'email', 'to-file': 'lists/team.txt', body: 'hi' }, { files: { 'lists/team.txt': '# team\nann@example.com\n\nnot-an-email\n' } });
+    expect(r.code).toBe(1);
+    expect(commands(r, 'error')[0]).toMatch(/^::error title=Messaging Service,file=lists\/team\.txt,line=4::Recipient refused: /);
+    expect((JSON.parse(r.outputs.results) as { line: number; status: string }[]).map((x) => [x.line, x.status])).toEqual([
+      [2, 'sent'],
+      [4, 'failed'],
+    ]);
+  });
+
   test('CSV with CRLF line ends and CRLF inside quoted cells: the bad row is annotated at its own line', async () => {
     const csv = 'first_name,email\r\n"Ann\r\nA.",ann@example.com\r\n"Bob\r\n\r\nB.",bob@example.com\r\nBad,not-an-email\r\n';
     const r = await step({ mode: 'sync-contacts', file: 'c.csv' }, { files: { 'c.csv': csv } });
