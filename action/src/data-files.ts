@@ -42,10 +42,14 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
+/** Names that would reach an object's prototype when assigned: refused, never sent or silently lost. */
+const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Field names that differ only in case (`Email`, `email`) or repeat: refused by name, never dropped. */
 function checkFieldNames(names: readonly string[], line: number | undefined, where: string): void {
   const seen = new Map<string, string>();
   for (const name of names) {
+    if (PROTOTYPE_NAMES.has(name.trim())) throw new DataFileError(`${where} "${name.trim()}" is not allowed (a prototype name)`, line);
     const folded = name.trim().toLowerCase();
     const earlier = seen.get(folded);
     if (earlier !== undefined) {

@@ -118,6 +118,7 @@ describe('files read strictly', () => {
   test.each([
     ['first_name,email,Email\nAnn,ann@example.com,a@example.com\n', 'columns "email" and "Email" differ only in case'],
     ['email,first_name,email\nann@example.com,Ann,b@example.com\n', 'column "email" appears twice'],
+    ['email,__proto__\nann@example.com,x\n', 'column "__proto__" is not allowed (a prototype name)'],
   ])('duplicate and case-variant columns are refused by name: %j', async (csv, message) => {
     const r = await step({ mode: 'sync-contacts', file: 'c.csv' }, { files: { 'c.csv': csv } });
     expect(r.code).toBe(1);

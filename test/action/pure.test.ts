@@ -76,6 +76,11 @@ describe('data files remember their lines', () => {
     expect(records[0].value.note).toBe('one\ntwo');
   });
 
+  test('prototype names and case-variant keys are refused by name in JSON and YAML too', async () => {
+    await expect(parseRecords('[{"email":"a@x.io"},\n {"__proto__":{"x":1}}]', 'json', [], 'contact')).rejects.toThrow(expect.objectContaining({ line: 2, message: 'field "__proto__" is not allowed (a prototype name)' }));
+    await expect(parseRecords('- Email: a@x.io\n  email: b@x.io\n', 'yaml', [], 'contact')).rejects.toThrow(expect.objectContaining({ line: 1, message: 'fields "Email" and "email" differ only in case: keep one' }));
+  });
+
   test('CSV errors carry the line', async () => {
     await expect(parseRecords('a,b\n1,2\n1,2,3\n', 'csv', [], 'x')).rejects.toThrow(expect.objectContaining({ line: 3 }));
   });
