@@ -37,9 +37,13 @@ function chunkLogger(log: Log) {
       log.info(describeChunkEvent(event, what));
 }
 
+/** Under load the client may report a rate wait that is already over (0.0 s): not a wait anyone sees. */
+const SHORTEST_WAIT_SHOWN_MS = 50;
+
 function eventLogger(log: Log, stats: { retries: number; waits: number; waitedMs: number }) {
   return (event: ClientEvent): void => {
     if (event.type === 'retry') stats.retries += 1;
+    else if (event.ms < SHORTEST_WAIT_SHOWN_MS) return;
     else {
       stats.waits += 1;
       stats.waitedMs += event.ms;
