@@ -5,6 +5,7 @@ import { MAX_RESULTS_BYTES, newReport, resultsJson } from '../../action/src/repo
 import { MAX_SUMMARY_BYTES, summaryMarkdown } from '../../action/src/summary.ts';
 import { render } from '../../action/src/template.ts';
 import { templateScope } from '../../action/src/context.ts';
+import { diffRows } from '../../action/src/incremental.ts';
 import { InputError, readInputs } from '../../action/src/inputs.ts';
 import { context, fakeCore, RELEASE_EVENT } from './helpers.ts';
 
@@ -163,5 +164,22 @@ describe('report', () => {
     expect(md).toContain('more rows not shown');
     expect(md).toContain('bad \\| &lt;b&gt;x&lt;/b&gt; next');
     expect(md).not.toContain('<b>');
+  });
+});
+
+describe('incremental sync rows', () => {
+  const rec = (line: number, email: string, name = 'A') => ({ line, value: { first_name: name, email } });
+  const identity = (r: { value: Record<string, unknown> }) => String(r.value.email);
+
+  test('moved rows are unchanged; edited rows are changed, not removed; gone contacts are removed', () => {
+    const before = [rec(2, 'a@x.io'), rec(3, 'b@x.io'), rec(4, 'c@x.io'), rec(5, 'd@x.io')];
+    const after = [rec(2, 'b@x.io'), rec(3, 'a@x.io'), rec(4, 'c@x.io', 'Edited'), rec(5, 'e@x.io')];
+    const diff = diffRows(before, after, identity);
+    expect(diff.changed).toEqual([2, 3]);
+    expect(diff.removed.map((r) => r.line)).toEqual([5]);
+  });
+
+  test('duplicates count as a multiset: a second identical row is new', () => {
+    expect(diffRows([rec(2, 'a@x.io')], [rec(2, 'a@x.io'), rec(3, 'a@x.io')], identity).changed).toEqual([1]);
   });
 });
