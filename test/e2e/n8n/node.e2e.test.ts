@@ -51,6 +51,10 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 		if (packed.code !== 0) throw new Error(`build/pack failed:\n${packed.stderr}`);
 		tarball = JSON.parse(packed.stdout.trim().split('\n').at(-1)!).tarball;
 		home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
+		// The sandbox credential every example workflow names (msgSandboxCred).
+		const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
+		credential.data = { ...credential.data, baseUrl: sb.url };
+		await time('importCredentials', () => importCredentials(home!, [credential]));
 	}, 20 * MINUTES);
 
 	afterAll(async () => {
@@ -64,9 +68,6 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 	test(
 		'example workflow: Send Batch routes invalid items to the error output, Contact Import waits, Get Many lists',
 		async () => {
-			const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
-			credential.data = { ...credential.data, baseUrl: sb.url };
-			await time('importCredentials', () => importCredentials(home!, [credential]));
 			const example = JSON.parse(readFileSync(join(repoRoot(), 'examples', 'n8n-workflow.json'), 'utf8')) as N8nWorkflow;
 			await time('importWorkflow', () => importWorkflow(home!, { ...example, id: 'msgExampleWf' }));
 
@@ -106,6 +107,24 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 			expect(result.stdout).not.toContain('sk_test_demo_ok');
 		},
 		10 * MINUTES,
+	);
+
+	test(
+		"README's quickstart workflow (examples/n8n-quickstart.json) runs as pasted: 2 sent, the typo on the error output",
+		async () => {
+			const quickstart = JSON.parse(readFileSync(join(repoRoot(), 'examples', 'n8n-quickstart.json'), 'utf8')) as N8nWorkflow;
+			await importWorkflow(home!, { ...quickstart, id: 'msgQuickstartWf' });
+			const result = await time('execute (quickstart)', () => executeWorkflow(home!, 'msgQuickstartWf', { timeoutMs: 4 * MINUTES }));
+			const sent = outputItems(result.runData, 'Sent');
+			expect(sent.map((j) => j.to)).toEqual(['ada@example.com', '+4915112345678']);
+			const failed = outputItems(result.runData, 'Failed or Unknown');
+			expect(failed).toHaveLength(1);
+			expect((failed[0]!.details as Record<string, unknown>).outcome).toBe('failed');
+			expect((failed[0]!.details as Record<string, unknown>).param).toBe('to');
+			const delivered = sb.control.ledger().messages.map((m) => m.id);
+			for (const j of sent) expect(delivered).toContain(j.id);
+		},
+		5 * MINUTES,
 	);
 
 	test(
