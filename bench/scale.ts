@@ -55,36 +55,48 @@ export interface ScaleRow {
   /** Per-process share of the counted calls, lowest and highest (fair: 1/N each). */
   minShare: number;
   maxShare: number;
+  /** Per measured window: calls counted and 429s. */
+  perWindow: { counted: number; rejected: number }[];
 }
 
-export const DEFAULT_SCALE: ScaleOptions = { processes: [1, 2, 4, 8], windowSeconds: 2, limit: 40, windows: 4, perCall: 5 };
+export const DEFAULT_SCALE: ScaleOptions = { processes: [1, 2, 4, 8], windowSeconds: 2, limit: 40, windows: 3, perCall: 5 };
 
 const KEY = 'sk_test_demo_ok';
 const WORKER = join(process.cwd(), 'bench', 'scale-worker.ts');
 
-interface Child {
+/** A worker process kept for every round: spawning 8 Node processes costs seconds on 2 cores. */
+interface Worker {
   ready: Promise<void>;
-  begin(startMs: number, deadlineMs: number): void;
-  report: Promise<WorkerReport>;
+  round(baseUrl: string, startMs: number, deadlineMs: number): Promise<WorkerReport>;
+  stop(): void;
 }
 
-function spawnWorker(url: string, worker: number, perCall: number): Child {
-  const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', WORKER, url, KEY, String(worker), String(perCall)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  let markReady: () => void;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
+function spawnWorker(worker: number, perCall: number): Worker {
+  const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', WORKER, KEY, String(worker), String(perCall)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let buffered = '';
+  const waiting: ((line: string) => void)[] = [];
+  const lines: string[] = [];
   child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    if (out.startsWith('ready\n')) markReady();
+    buffered += d.toString();
+    for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, at);
+      buffered = buffered.slice(at + 1);
+      const next = waiting.shift();
+      if (next) next(line);
+      else lines.push(line);
+    }
   });
-  const report = new Promise<WorkerReport>((resolve, reject) => {
-    child.on('close', (code) => {
-      const line = out.split('\n').filter(Boolean).pop() ?? '';
-      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`scale worker ${worker} exited ${code}`));
-      resolve(JSON.parse(line) as WorkerReport);
-    });
-  });
-  return { ready, report, begin: (startMs, deadlineMs) => child.stdin.end(`${startMs} ${deadlineMs}\n`) };
+  const exited = new Promise<never>((_, reject) => child.on('exit', (code) => reject(new Error(`scale worker ${worker} exited ${code}`))));
+  exited.catch(() => undefined);
+  const nextLine = () => Promise.race([exited, new Promise<string>((resolve) => (lines.length ? resolve(lines.shift()!) : waiting.push(resolve)))]);
+  return {
+    ready: nextLine().then(() => undefined),
+    round: async (baseUrl, startMs, deadlineMs) => {
+      child.stdin.write(`${baseUrl} ${startMs} ${deadlineMs}\n`);
+      return JSON.parse(await nextLine()) as WorkerReport;
+    },
+    stop: () => child.stdin.end(),
+  };
 }
 
 /** Lost and duplicated, from the ledger: each worker's bodies are distinct, so each must be there once. */
@@ -101,17 +113,15 @@ function ledgerCheck(sandbox: Sandbox, reports: WorkerReport[]): { lost: number;
   return { lost, dup };
 }
 
-async function runOne(processes: number, options: ScaleOptions): Promise<ScaleRow> {
+async function runOne(workers: Worker[], options: ScaleOptions): Promise<ScaleRow> {
+  const processes = workers.length;
   const sandbox = await start({ port: 0, config: { window_seconds: options.windowSeconds, job_rows_per_second: 0, accounts: [{ id: 'acc_demo', credits: 1e12, rate_limit: options.limit }] } });
   try {
-    const children = Array.from({ length: processes }, (_, w) => spawnWorker(sandbox.url, w, options.perCall));
-    await Promise.all(children.map((c) => c.ready));
     // Start together just after a window boundary (sandbox windows are aligned to unix time).
     const windowMs = options.windowSeconds * 1000;
     const first = Math.ceil((Date.now() + 200) / windowMs);
     const deadline = (first + options.windows) * windowMs;
-    for (const c of children) c.begin(first * windowMs + 5, deadline);
-    const reports = await Promise.all(children.map((c) => c.report));
+    const reports = await Promise.all(workers.map((w) => w.round(sandbox.url, first * windowMs + 5, deadline)));
 
     const measured = (call: WorkerCall) => call.reset !== undefined && call.reset * 1000 > first * windowMs && call.reset * 1000 <= deadline;
     const counted = reports.map((r) => r.calls.filter((c) => measured(c) && c.status !== 429).length);
@@ -129,6 +139,10 @@ async function runOne(processes: number, options: ScaleOptions): Promise<ScaleRo
       dup,
       minShare: total ? Math.min(...counted) / total : 0,
       maxShare: total ? Math.max(...counted) / total : 0,
+      perWindow: Array.from({ length: options.windows }, (_, w) => {
+        const inWindow = answers.filter((c) => c.reset! * 1000 === (first + w + 1) * windowMs);
+        return { counted: inWindow.filter((c) => c.status !== 429).length, rejected: inWindow.filter((c) => c.status === 429).length };
+      }),
     };
   } finally {
     await sandbox.close();
@@ -136,9 +150,15 @@ async function runOne(processes: number, options: ScaleOptions): Promise<ScaleRo
 }
 
 export async function runScale(options: ScaleOptions = DEFAULT_SCALE): Promise<ScaleRow[]> {
-  const rows: ScaleRow[] = [];
-  for (const n of options.processes) rows.push(await runOne(n, options));
-  return rows;
+  const workers = Array.from({ length: Math.max(...options.processes) }, (_, w) => spawnWorker(w, options.perCall));
+  try {
+    await Promise.all(workers.map((w) => w.ready));
+    const rows: ScaleRow[] = [];
+    for (const n of options.processes) rows.push(await runOne(workers.slice(0, n), options));
+    return rows;
+  } finally {
+    for (const w of workers) w.stop();
+  }
 }
 
 /** `scale N=8: throughput 0.93 of ceiling, 429s 3.1 % of requests, lost 0, dup 0` */

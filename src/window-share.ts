@@ -1,0 +1,117 @@
+/**
+ * What one process can tell about the other processes on its key from its own answers alone (no shared
+ * store: n8n workers and matrix jobs share nothing). The server counts every call of the window in
+ * `X-RateLimit-Remaining`, so after any answer of ours:
+ *   used by all = limit − remaining;  used by others = used by all − ours counted so far.
+ * Ours counted so far are the answers we got in this window, plus calls still in flight or whose answer
+ * was lost (the server may have counted them already; assuming it did keeps a lone process from seeing
+ * phantom sharers). The ratio (ours + others) / ours is how many processes' worth of demand share the
+ * window with us: the number of sharers when each takes an equal part.
+ */
+export interface WindowObservation {
+  limit: number;
+  remaining: number;
+  /** Server unix seconds at which the window ends. */
+  reset: number;
+  /** Our calls not yet answered when this answer came (they may be counted already). */
+  unanswered: number;
+  /** Local ms at which the answer came. */
+  at: number;
+}
+
+export class WindowShare {
+  private reset?: number;
+  private limit = 0;
+  private minRemaining = 0;
+  private ours = 0;
+  private lostAnswers = 0;
+  private others = 0;
+  /** The estimate at the end of the last window we saw: it holds until this window says more. */
+  private previous = 1;
+  private shortestWindowMs?: number;
+  private firstAt = 0;
+  private othersAtFirst = 0;
+  private lastAt = 0;
+  /** Others' calls per ms, from the last window with two answers of ours: holds until this one has two. */
+  private previousRate = 0;
+
+  /** Learns from one answer of ours that the server counted. */
+  observe(o: WindowObservation): void {
+    if (this.reset !== undefined && o.reset < this.reset) return; // a late answer from a closed window
+    if (this.reset === undefined || o.reset > this.reset) {
+      if (this.reset !== undefined) {
+        this.previous = this.estimate(true);
+        this.previousRate = this.othersRate();
+        const gap = (o.reset - this.reset) * 1000;
+        this.shortestWindowMs = Math.min(this.shortestWindowMs ?? gap, gap);
+      }
+      this.reset = o.reset;
+      this.minRemaining = o.remaining;
+      this.ours = 0;
+      this.lostAnswers = 0;
+      this.others = 0;
+    }
+    this.limit = o.limit;
+    this.ours += 1;
+    this.minRemaining = Math.min(this.minRemaining, o.remaining);
+    const others = this.limit - this.minRemaining - this.ours - o.unanswered - this.lostAnswers;
+    this.others = Math.max(this.others, others);
+    if (this.ours === 1) {
+      this.firstAt = o.at;
+      this.othersAtFirst = this.others;
+    }
+    this.lastAt = Math.max(this.lastAt, o.at);
+  }
+
+  /** How fast the others spend the window (calls per ms), measured between our answers. */
+  othersRate(): number {
+    const span = this.lastAt - this.firstAt;
+    return this.ours > 1 && span > 0 ? (this.others - this.othersAtFirst) / span : this.previousRate;
+  }
+
+  /** A call of ours ended without an answer: the server may or may not have counted it. */
+  lostAnswer(): void {
+    if (this.reset !== undefined) this.lostAnswers += 1;
+  }
+
+  /**
+   * Rounded to whole processes, at least 2 once anyone else was seen. Rounding is what pulls shares
+   * towards equal: processes whose shares are near each other round to the same count and so pace
+   * alike, where a ratio kept as measured would preserve whatever split a start made. It rounds down
+   * from x.7, so two processes at 40/60 both count 2 and even out rather than settling as 3 and 2.
+   * `sinceFirst` counts others from our first answer in the window on: a process that joined late must
+   * not carry into the next window the calls others made before it arrived, or it would pace as one of
+   * many and stay small.
+   */
+  private estimate(sinceFirst: boolean): number {
+    if (this.ours === 0 || this.others === 0) return 1;
+    const others = sinceFirst ? this.others - this.othersAtFirst : this.others;
+    return Math.max(2, Math.floor((this.ours + others) / this.ours + 0.3));
+  }
+
+  /**
+   * Processes' worth of demand on this key, at least the last window's: the others may simply not have
+   * sent yet in this one. With nobody seen last window (a cold start), everything others spent in this
+   * one counts, so a herd of processes starting together does not take itself for two. 1 only after a
+   * whole window in which nobody else spent anything.
+   */
+  get sharers(): number {
+    return Math.max(this.previous, this.estimate(this.previous > 1));
+  }
+
+  /** The window length, once two windows were seen (resets one window apart, or a multiple of it). */
+  get windowMs(): number | undefined {
+    return this.shortestWindowMs;
+  }
+}
+
+/**
+ * The spacing before our next call when others share the key: our fair part of what is left,
+ * `remaining / sharers` calls, spread over the time to the reset, so together the processes spend the
+ * window evenly instead of all at its start. Randomised (×0.5 … ×1.5) so processes that woke at the
+ * same reset do not stay in step; `backoff` (≥ 1) stretches it after 429s.
+ */
+export function shareSpacing(p: { sharers: number; remaining: number; msToReset: number; backoff: number; random: number }): number {
+  if (p.sharers <= 1 || p.remaining <= 0 || p.msToReset <= 0) return 0;
+  return ((p.msToReset * p.sharers) / p.remaining) * p.backoff * (0.5 + p.random);
+}
