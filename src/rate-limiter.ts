@@ -162,7 +162,7 @@ export class RateLimiter {
     if (headers.date !== undefined) this.skew.observe(headers.date, sentAt, receivedAt);
     if (headers.limit !== undefined) this.limit = headers.limit;
     if (headers.reset === undefined || headers.remaining === undefined) return;
-    if (this.limit !== undefined) this.share.observe({ limit: this.limit, remaining: headers.remaining, reset: headers.reset, unanswered: this.inFlight, at: receivedAt });
+    if (this.limit !== undefined) this.share.observe({ limit: this.limit, remaining: headers.remaining, reset: headers.reset, unanswered: this.inFlight });
     if (this.windowReset === undefined || headers.reset > this.windowReset) {
       this.windowReset = headers.reset;
       this.remaining = headers.remaining;

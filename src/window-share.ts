@@ -15,8 +15,6 @@ export interface WindowObservation {
   reset: number;
   /** Our calls not yet answered when this answer came (they may be counted already). */
   unanswered: number;
-  /** Local ms at which the answer came. */
-  at: number;
 }
 
 export class WindowShare {
@@ -29,11 +27,7 @@ export class WindowShare {
   /** The estimate at the end of the last window we saw: it holds until this window says more. */
   private previous = 1;
   private shortestWindowMs?: number;
-  private firstAt = 0;
-  private othersAtFirst = 0;
-  private lastAt = 0;
-  /** Others' calls per ms, from the last window with two answers of ours: holds until this one has two. */
-  private previousRate = 0;
+  private othersAtFirst = 0; // others' calls already counted at our first answer in the window
 
   /** Learns from one answer of ours that the server counted. */
   observe(o: WindowObservation): void {
@@ -41,7 +35,6 @@ export class WindowShare {
     if (this.reset === undefined || o.reset > this.reset) {
       if (this.reset !== undefined) {
         this.previous = this.estimate(true);
-        this.previousRate = this.othersRate();
         const gap = (o.reset - this.reset) * 1000;
         this.shortestWindowMs = Math.min(this.shortestWindowMs ?? gap, gap);
       }
@@ -56,17 +49,7 @@ export class WindowShare {
     this.minRemaining = Math.min(this.minRemaining, o.remaining);
     const others = this.limit - this.minRemaining - this.ours - o.unanswered - this.lostAnswers;
     this.others = Math.max(this.others, others);
-    if (this.ours === 1) {
-      this.firstAt = o.at;
-      this.othersAtFirst = this.others;
-    }
-    this.lastAt = Math.max(this.lastAt, o.at);
-  }
-
-  /** How fast the others spend the window (calls per ms), measured between our answers. */
-  othersRate(): number {
-    const span = this.lastAt - this.firstAt;
-    return this.ours > 1 && span > 0 ? (this.others - this.othersAtFirst) / span : this.previousRate;
+    if (this.ours === 1) this.othersAtFirst = this.others;
   }
 
   /** A call of ours ended without an answer: the server may or may not have counted it. */
@@ -79,14 +62,18 @@ export class WindowShare {
    * towards equal: processes whose shares are near each other round to the same count and so pace
    * alike, where a ratio kept as measured would preserve whatever split a start made. It rounds down
    * from x.7, so two processes at 40/60 both count 2 and even out rather than settling as 3 and 2.
-   * `sinceFirst` counts others from our first answer in the window on: a process that joined late must
-   * not carry into the next window the calls others made before it arrived, or it would pace as one of
-   * many and stay small.
+   * `sinceFirst` counts only what others spent between our first and latest answers, per interval
+   * between our calls: a process that joined late must not carry into the next window the calls others
+   * made before it arrived, or it would pace as one of many and stay small.
    */
   private estimate(sinceFirst: boolean): number {
     if (this.ours === 0 || this.others === 0) return 1;
-    const others = sinceFirst ? this.others - this.othersAtFirst : this.others;
-    return Math.max(2, Math.floor((this.ours + others) / this.ours + 0.3));
+    const ratio = sinceFirst
+      ? this.ours > 1
+        ? 1 + (this.others - this.othersAtFirst) / (this.ours - 1)
+        : 2
+      : (this.ours + this.others) / this.ours;
+    return Math.max(2, Math.floor(ratio + 0.3));
   }
 
   /**
