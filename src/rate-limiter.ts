@@ -105,8 +105,13 @@ export class RateLimiter {
 
   /** How long the next call must wait now, and why; 0 when it may go. */
   private delayFor(now: number, random: () => number): { ms: number; reason: WaitReason } {
-    if (now < this.blockedUntil) return { ms: this.blockedUntil - now, reason: 'retry_after' };
     const resetAt = this.resetAtLocal();
+    if (now < this.blockedUntil) {
+      // Everyone refused in one window is told the same instant: shared, each comes back at a random
+      // point of its first fair slot after it instead of all at once.
+      const jitter = this.sharers > 1 ? random() * this.slotMs(resetAt === undefined ? this.blockedUntil - now : resetAt - now) : 0;
+      return { ms: this.blockedUntil - now + jitter, reason: 'retry_after' };
+    }
     // The window has rolled over: the server will answer with fresh counts.
     if (resetAt !== undefined && now >= resetAt) this.rollOver();
     const shared = this.sharers > 1;
@@ -179,6 +184,7 @@ export class RateLimiter {
     this.blockedUntil = Math.max(this.blockedUntil, now + retryAfterSeconds * 1000);
     this.backoff = Math.min(MAX_BACKOFF, this.backoff * 2);
     this.rejectedThisWindow = true;
+    this.share.refusal();
   }
 }
 

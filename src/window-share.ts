@@ -28,13 +28,14 @@ export class WindowShare {
   private previous = 1;
   private shortestWindowMs?: number;
   private othersAtFirst = 0; // others' calls already counted at our first answer in the window
+  private refused = false; // a 429 in this window: someone else spent what we counted on
 
   /** Learns from one answer of ours that the server counted. */
   observe(o: WindowObservation): void {
     if (this.reset !== undefined && o.reset < this.reset) return; // a late answer from a closed window
     if (this.reset === undefined || o.reset > this.reset) {
       if (this.reset !== undefined) {
-        this.previous = this.estimate(true);
+        this.previous = Math.max(this.estimate(true), this.refused ? 2 : 1);
         const gap = (o.reset - this.reset) * 1000;
         this.shortestWindowMs = Math.min(this.shortestWindowMs ?? gap, gap);
       }
@@ -43,6 +44,7 @@ export class WindowShare {
       this.ours = 0;
       this.lostAnswers = 0;
       this.others = 0;
+      this.refused = false;
     }
     this.limit = o.limit;
     this.ours += 1;
@@ -50,6 +52,14 @@ export class WindowShare {
     const others = this.limit - this.minRemaining - this.ours - o.unanswered - this.lostAnswers;
     this.others = Math.max(this.others, others);
     if (this.ours === 1) this.othersAtFirst = this.others;
+  }
+
+  /**
+   * A 429: the window was spent, by others if not by us. Count at least two until a window passes
+   * without one, so a process refused before it ever got an answer does not burst again.
+   */
+  refusal(): void {
+    this.refused = true;
   }
 
   /** A call of ours ended without an answer: the server may or may not have counted it. */
@@ -83,7 +93,7 @@ export class WindowShare {
    * whole window in which nobody else spent anything.
    */
   get sharers(): number {
-    return Math.max(this.previous, this.estimate(this.previous > 1));
+    return Math.max(this.previous, this.estimate(this.previous > 1), this.refused ? 2 : 1);
   }
 
   /** The window length, once two windows were seen (resets one window apart, or a multiple of it). */
