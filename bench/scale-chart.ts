@@ -43,8 +43,8 @@ export function scaleChartSvg(current: ScaleRow[], baseline?: ScaleRow[]): strin
   parts.push(`<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`);
   parts.push(`<text x="${PAD.left}" y="20" font-size="14" font-weight="bold">Processes on one key: throughput and 429s</text>`);
   for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
-    parts.push(`<line x1="${PAD.left}" x2="${PAD.left + plotW}" y1="${y(tick)}" y2="${y(tick)}" stroke="#d0d7de" stroke-width="1"/>`);
-    parts.push(`<text x="${PAD.left - 8}" y="${y(tick) + 4}" text-anchor="end">${tick.toFixed(2)}</text>`);
+    parts.push(`<line x1="${PAD.left}" x2="${PAD.left + plotW}" y1="${y(tick).toFixed(1)}" y2="${y(tick).toFixed(1)}" stroke="#d0d7de" stroke-width="1"/>`);
+    parts.push(`<text x="${PAD.left - 8}" y="${(y(tick) + 4).toFixed(1)}" text-anchor="end">${tick.toFixed(2)}</text>`);
   }
   for (const n of ns) parts.push(`<text x="${x(n)}" y="${PAD.top + plotH + 18}" text-anchor="middle">${n}</text>`);
   parts.push(`<text x="${PAD.left + plotW / 2}" y="${HEIGHT - 10}" text-anchor="middle">processes (N)</text>`);

@@ -70,8 +70,8 @@ export class WindowShare {
   /**
    * Rounded to whole processes, at least 2 once anyone else was seen. Rounding is what pulls shares
    * towards equal: processes whose shares are near each other round to the same count and so pace
-   * alike, where a ratio kept as measured would preserve whatever split a start made. It rounds down
-   * from x.7, so two processes at 40/60 both count 2 and even out rather than settling as 3 and 2.
+   * alike, where a ratio kept as measured would preserve whatever split a start made. It rounds up
+   * only from x.7, so two processes at 40/60 both count 2 and even out rather than settling as 3 and 2.
    * `sinceFirst` counts only what others spent between our first and latest answers, per interval
    * between our calls: a process that joined late must not carry into the next window the calls others
    * made before it arrived, or it would pace as one of many and stay small.
