@@ -49,7 +49,13 @@ export class MessagingClient {
   readonly baseUrl: string;
 
   constructor(options: ClientOptions) {
-    if (!options?.runtime) throw inputError('The client needs a runtime (transport, sleep, now, random).', 'runtime');
+    const runtime = options?.runtime;
+    if (!runtime) throw inputError('The client needs a runtime (transport, sleep, now, random).', 'runtime');
+    for (const part of ['transport', 'sleep', 'now', 'random'] as const) {
+      if (typeof runtime[part] !== 'function') {
+        throw inputError(`The runtime has no ${part} function${part === 'transport' ? ': pass one, e.g. nodeRuntime(undiciTransport()) or nodeRuntime(fetchTransport())' : ''}.`, `runtime.${part}`);
+      }
+    }
     if (options.apiKey !== undefined && (typeof options.apiKey !== 'string' || !options.apiKey.trim())) {
       throw inputError('The API key is empty.', 'apiKey');
     }

@@ -6,6 +6,9 @@ export type ClientErrorCode =
   | 'rate_limit_wait_exceeded' // waiting for the rate window would pass the caller's bound
   | 'retry_budget_exhausted'
   | 'repeated_cursor'
+  | 'page_cap_reached' // a listing walked more pages than the caller's cap
+  | 'wait_timeout' // a job did not finish within the wait (it keeps running on the service)
+  | 'row_error' // a job's row error that carries no code of its own (its shape is not shown)
   | 'aborted';
 
 /** The error object of spec §2, as sent by the service (inside `error`, or inside a batch row). */
@@ -27,6 +30,12 @@ export interface ApiErrorFields {
   docUrl?: string;
   requestId?: string;
   retryAfter?: number; // seconds, from Retry-After
+  /**
+   * The write may or may not have been committed: an attempt may have reached the service and no
+   * definitive answer followed (see outcome-certainty.ts). Sending again with the same Idempotency-Key
+   * settles it. Always false for reads and for definitive refusals.
+   */
+  outcomeUnknown?: boolean;
 }
 
 /**
@@ -41,6 +50,7 @@ export class ApiError extends Error implements ApiErrorFields {
   readonly docUrl?: string;
   readonly requestId?: string;
   readonly retryAfter?: number;
+  readonly outcomeUnknown: boolean;
 
   constructor(fields: ApiErrorFields) {
     super(fields.message);
@@ -52,11 +62,12 @@ export class ApiError extends Error implements ApiErrorFields {
     this.docUrl = fields.docUrl;
     this.requestId = fields.requestId;
     this.retryAfter = fields.retryAfter;
+    this.outcomeUnknown = fields.outcomeUnknown === true;
   }
 
   /** What to tell a person to do about it, from the remedies of spec §7. */
   get remedy(): string {
-    return remedyFor(this.code);
+    return this.outcomeUnknown ? UNKNOWN_OUTCOME_REMEDY : remedyFor(this.code, this.param);
   }
 
   toJSON(): ApiErrorFields & { remedy: string } {
@@ -69,6 +80,7 @@ export class ApiError extends Error implements ApiErrorFields {
       docUrl: this.docUrl,
       requestId: this.requestId,
       retryAfter: this.retryAfter,
+      outcomeUnknown: this.outcomeUnknown,
       remedy: this.remedy,
     };
   }
@@ -93,6 +105,7 @@ const REMEDIES: Record<string, string> = {
   channel_not_in_plan: 'The plan does not include this channel: upgrade the plan or use another channel.',
   insufficient_credits: 'Not enough credit: top up, then retry the identical call.',
   validation_failed: 'Fix the field named in `param`.',
+  validation_failed_unnamed: 'Fix the input the message names.',
   no_sender_available: 'No sender can send on this channel now (connect or bring one online); nothing was sent or charged.',
   request_refused: 'The service refused the request for the reason given.',
   resource_not_found: 'No object with that id in this account: check the id and the key’s account.',
@@ -103,16 +116,27 @@ const REMEDIES: Record<string, string> = {
   internal_error: 'Service fault: retry once with the same Idempotency-Key.',
   transport_error: 'No valid answer came back: check the base URL and the network; writes are safe to retry with the same Idempotency-Key.',
   invalid_input: 'Fix the input named in `param`; nothing was sent.',
+  invalid_input_unnamed: 'Fix the input the message names; nothing was sent.',
   invalid_base_url: 'Use an https:// base URL ending in /v1 (http:// only for a local sandbox on loopback).',
   rate_limit_wait_exceeded: 'The rate window resets later than the wait you allowed: raise the maximum wait or send less.',
   retry_budget_exhausted: 'Too many failures in a row: the service looks unhealthy; try again later.',
   repeated_cursor: 'The service returned the same cursor twice: the listing was stopped to avoid a loop.',
+  page_cap_reached: 'The listing reached the page cap you set: raise maxPages, or resume from the last cursor.',
+  row_error: 'The service refused this row without a code: see the message, fix the row and import it again.',
+  wait_timeout: 'The job keeps running on the service: wait for it again later with its job id (jobs.wait).',
   aborted: 'The operation was cancelled.',
 };
 
-export function remedyFor(code: string): string {
-  return REMEDIES[code] ?? 'See the error reference for this code.';
+/** The remedy of a code; a remedy that points at `param` has a variant for errors that name none. */
+export function remedyFor(code: string, param?: string): string {
+  const unnamed = `${code}_unnamed`;
+  if (!param && Object.hasOwn(REMEDIES, unnamed)) return REMEDIES[unnamed];
+  return Object.hasOwn(REMEDIES, code) ? REMEDIES[code] : 'See the error reference for this code.';
 }
+
+/** The remedy of a write whose outcome is unknown, whatever the code that ended it. */
+export const UNKNOWN_OUTCOME_REMEDY =
+  'It may or may not have gone through: send again with the same idempotency key; the service replays or completes it, never twice. A new key could send it twice.';
 
 /**
  * One line for a person: what failed (code), the service's words, what to do, and where (an item or

@@ -16,22 +16,41 @@ function nonNegativeInt(value: string | undefined): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
-/** Retry-After is seconds here (spec §8); an HTTP-date form is accepted too, relative to `now`. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  const seconds = nonNegativeInt(value);
-  if (seconds !== undefined) return seconds;
-  if (!value) return undefined;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+/**
+ * Retry-After in seconds (spec §8), decimals included: "1.5" is 1.5 s (it is not a date). An HTTP-date
+ * form (it always holds a day or month name) is read against `serverNow`, the server's own clock from
+ * its `Date` header when it sent one, so a skewed local clock neither shortens nor lengthens the wait.
+ */
+export function parseRetryAfter(value: string | undefined, serverNow: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) {
+    const seconds = Number(text);
+    return Number.isFinite(seconds) ? seconds : undefined;
+  }
+  if (!/[a-z]/i.test(text)) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, (at - serverNow) / 1000);
 }
 
 export function parseRateLimitHeaders(headers: Record<string, string | undefined>, now: number): RateLimitHeaders {
-  const date = headers['date'] ? Date.parse(headers['date']) : NaN;
+  const parsedDate = headers['date'] ? Date.parse(headers['date']) : NaN;
+  const date = Number.isNaN(parsedDate) ? undefined : parsedDate;
   return {
     limit: nonNegativeInt(headers['x-ratelimit-limit']),
     remaining: nonNegativeInt(headers['x-ratelimit-remaining']),
     reset: nonNegativeInt(headers['x-ratelimit-reset']),
-    retryAfter: parseRetryAfter(headers['retry-after'], now),
-    date: Number.isNaN(date) ? undefined : date,
+    retryAfter: parseRetryAfter(headers['retry-after'], date ?? now),
+    date,
   };
+}
+
+/**
+ * How long a 429 asks us to wait, in seconds: its Retry-After; without one, until the window's
+ * X-RateLimit-Reset (read against the server's `Date`, else the local clock); else undefined.
+ */
+export function rateLimitedWaitSeconds(headers: RateLimitHeaders, now: number): number | undefined {
+  if (headers.retryAfter !== undefined) return headers.retryAfter;
+  if (headers.reset === undefined) return undefined;
+  return Math.max(0, headers.reset - (headers.date ?? now) / 1000);
 }

@@ -1,8 +1,9 @@
 import { ApiError, transportError } from './errors.ts';
 import type { ServiceErrorBody } from './errors.ts';
-import { parseRateLimitHeaders } from './headers.ts';
+import { parseRateLimitHeaders, rateLimitedWaitSeconds } from './headers.ts';
 import type { RateLimitHeaders } from './headers.ts';
 import type { RateLimiter, WaitBudget } from './rate-limiter.ts';
+import { attemptMayHaveCommitted, isProgrammingError, neverConnected } from './outcome-certainty.ts';
 import { backoffDelay, decideRetry, RetryBudget } from './retry-policy.ts';
 import type { RetryOptions, RetryState } from './retry-policy.ts';
 import type { HttpResponse, Runtime } from './runtime.ts';
@@ -54,6 +55,11 @@ function abortedError(): ApiError {
   return new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: 'The operation was cancelled.' });
 }
 
+/** The error a write ends with, marked `outcomeUnknown` when an earlier attempt may have committed. */
+function settled(error: ApiError, uncertain: boolean): ApiError {
+  return uncertain && !error.outcomeUnknown ? new ApiError({ ...error.toJSON(), outcomeUnknown: true }) : error;
+}
+
 /**
  * Sends one logical request: pacing through the key's limiter, retries decided by `code`, the same
  * Idempotency-Key on every attempt, and every answer parsed into data or an `ApiError`.
@@ -66,9 +72,17 @@ export class RequestSender {
     this.options = options;
   }
 
-  private redact(text: string): string {
+  /**
+   * Removes the API key from text the service sent. Applied to the raw body before parsing, so every
+   * string handed back (row errors, `param`, `doc_url`, job errors, unknown fields) is covered.
+   */
+  redact(text: string): string {
     const key = this.options.apiKey;
-    return key && text.includes(key) ? text.split(key).join('[redacted]') : text;
+    if (!key) return text;
+    let out = text.includes(key) ? text.split(key).join('[redacted]') : text;
+    const escaped = JSON.stringify(key).slice(1, -1); // the key as it appears inside a JSON string
+    if (escaped !== key && out.includes(escaped)) out = out.split(escaped).join('[redacted]');
+    return out;
   }
 
   private url(path: string, query?: ApiRequest['query']): string {
@@ -88,55 +102,63 @@ export class RequestSender {
   }
 
   /** Turns an error answer into an ApiError; a body that is not the envelope is a transport error. */
-  private errorFrom(response: HttpResponse, rateLimit: RateLimitHeaders): ApiError {
-    const requestId = response.headers['x-request-id'];
+  private errorFrom(status: number, text: string, requestId: string | undefined, retryAfter: number | undefined): ApiError {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(response.body);
+      parsed = JSON.parse(text);
     } catch {
       parsed = undefined;
     }
     const error = (parsed as { error?: ServiceErrorBody } | undefined)?.error;
     if (!error || typeof error.code !== 'string') {
-      return transportError(`The service answered HTTP ${response.status} without the documented error body.`, response.status, requestId);
+      return new ApiError({ ...transportError(`The service answered HTTP ${status} without the documented error body.`, status, requestId).toJSON(), retryAfter });
     }
     return new ApiError({
-      status: response.status,
+      status,
       type: typeof error.type === 'string' ? error.type : 'api_error',
       code: error.code,
-      message: this.redact(typeof error.message === 'string' ? error.message : error.code),
+      message: typeof error.message === 'string' ? error.message : error.code,
       param: typeof error.param === 'string' ? error.param : undefined,
       docUrl: typeof error.doc_url === 'string' ? error.doc_url : undefined,
       requestId,
-      retryAfter: rateLimit.retryAfter,
+      retryAfter,
     });
   }
 
   async send<T>(request: ApiRequest): Promise<ApiResponse<T>> {
     const { runtime, limiter } = this.options;
     const idempotent = request.method === 'GET' || Boolean(request.idempotencyKey);
+    const write = request.method !== 'GET';
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-    const state: RetryState = { retries: 0, internalErrors: 0, rateLimited: 0 };
+    const state: RetryState = { retries: 0, serverErrors: 0, rateLimited: 0 };
     const onWait = (ms: number, reason: 'pacing' | 'retry_after') => this.options.onEvent?.({ type: 'rate_limit_wait', ms, reason });
+    // Sticky: once an attempt of a write may have committed, only a definitive answer settles it.
+    let uncertain = false;
+    const end = (error: ApiError) => settled(error, write && uncertain);
 
     for (;;) {
-      if (request.signal?.aborted) throw abortedError();
+      if (request.signal?.aborted) throw end(abortedError());
       try {
         await limiter.acquire(runtime, request.budget, request.signal, onWait);
       } catch (error) {
-        throw isAbort(request.signal) ? abortedError() : error;
+        throw end(isAbort(request.signal) ? abortedError() : error instanceof ApiError ? error : transportError(String(error)));
       }
       const sentAt = runtime.now();
       let response: HttpResponse | undefined;
       let failure: ApiError;
+      let programmingError: unknown;
       try {
         response = await runtime.transport({ method: request.method, url: this.url(request.path, request.query), headers: this.headers(request), body, signal: request.signal });
       } catch (error) {
         limiter.settle(undefined, sentAt, runtime.now());
-        if (isAbort(request.signal)) throw abortedError();
+        programmingError = isProgrammingError(error) ? error : undefined;
+        if (!programmingError && !neverConnected(error)) uncertain = true;
+        if (!programmingError && isAbort(request.signal)) throw end(abortedError());
         const reason = error instanceof Error ? error.message : String(error);
         failure = transportError(`No answer from the service for ${request.method} ${request.path}: ${this.redact(reason)}`);
       }
+      // Rethrown as it is, after the catch: n8n's scanner refuses a raw re-throw inside one.
+      if (programmingError !== undefined) throw programmingError;
       if (response) {
         const receivedAt = runtime.now();
         const rateLimit = parseRateLimitHeaders(response.headers, receivedAt);
@@ -144,9 +166,10 @@ export class RequestSender {
         // until the window's end even when the service says to come back sooner.
         limiter.settle(response.status === 429 ? { ...rateLimit, remaining: undefined } : rateLimit, sentAt, receivedAt);
         const requestId = response.headers['x-request-id'];
+        const text = this.redact(response.body);
         if (response.status >= 200 && response.status < 300) {
           try {
-            const data = JSON.parse(response.body) as T;
+            const data = JSON.parse(text) as T;
             this.retryBudget.refund();
             return { status: response.status, data, requestId, replayed: response.headers['idempotent-replay'] === 'true', rateLimit };
           } catch {
@@ -154,30 +177,31 @@ export class RequestSender {
             failure = transportError(`The service's answer to ${request.method} ${request.path} (HTTP ${response.status}) was not complete JSON.`, response.status, requestId);
           }
         } else {
-          failure = this.errorFrom(response, rateLimit);
+          failure = this.errorFrom(response.status, text, requestId, response.status === 429 ? rateLimitedWaitSeconds(rateLimit, receivedAt) : rateLimit.retryAfter);
         }
+        if (attemptMayHaveCommitted(failure)) uncertain = true;
       }
       failure = failure!;
-      if (failure.code === 'internal_error') state.internalErrors += 1;
+      if (failure.status >= 500) state.serverErrors += 1;
       const decision = decideRetry(failure, state, this.options.retry, idempotent);
-      if (decision.kind === 'stop') throw failure;
+      if (decision.kind === 'stop') throw end(failure);
       if (decision.kind === 'rate_limit') {
         state.rateLimited += 1;
-        if (state.rateLimited > MAX_RATE_LIMITED_ATTEMPTS) throw failure;
+        if (state.rateLimited > MAX_RATE_LIMITED_ATTEMPTS) throw end(failure);
         // Not processed (spec §7): no retry budget is spent; the wait counts against the caller's bound.
         limiter.block(decision.waitSeconds, runtime.now());
         continue;
       }
       if (!this.retryBudget.trySpend(failure.code === 'transport_error')) {
-        throw new ApiError({ ...failure.toJSON(), code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.code}: ${failure.message})` });
+        throw end(new ApiError({ ...failure.toJSON(), code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.code}: ${failure.message})` }));
       }
-      const delayMs = backoffDelay(state.retries, this.options.retry, runtime.random);
+      const delayMs = Math.max(backoffDelay(state.retries, this.options.retry, runtime.random), decision.atLeastMs ?? 0);
       state.retries += 1;
       this.options.onEvent?.({ type: 'retry', method: request.method, path: request.path, code: failure.code, retry: state.retries, delayMs, requestId: failure.requestId });
       try {
         await runtime.sleep(delayMs, request.signal);
       } catch (error) {
-        throw isAbort(request.signal) ? abortedError() : error;
+        throw end(isAbort(request.signal) ? abortedError() : error instanceof ApiError ? error : transportError(String(error)));
       }
     }
   }

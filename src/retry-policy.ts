@@ -2,19 +2,26 @@ import type { ApiError } from './errors.ts';
 
 /**
  * What to do after a failed attempt, decided by `code` (spec §7), never by status alone.
- * - 429 rate_limit_exceeded: not processed; wait Retry-After, then retry (outside the retry count).
- * - 500 internal_error: retry once, same Idempotency-Key.
+ * - 429 rate_limit_exceeded: not processed; wait Retry-After (else until X-RateLimit-Reset), then
+ *   retry (outside the retry count).
+ * - any 5xx (500 internal_error, 502, 503, 504; with or without the error envelope): ONE rule — retried
+ *   once, same Idempotency-Key, after the backoff or the answer's Retry-After if that is longer (up to
+ *   MAX_SERVER_RETRY_AFTER_S; a longer one stops at once). A write still failing is `unknown`.
  * - 409 idempotency_request_in_progress: retry with the same key after a backoff.
- * - transport errors: retry reads always; writes only when they carry an Idempotency-Key.
- * - everything else (401/402/403/404/405/409 reused/422/400): never retry.
+ * - transport errors without an answer: retry reads always; writes only when they carry an
+ *   Idempotency-Key.
+ * - everything else (401/402/403/404/405/409 reused/413/422/400): never retry.
  */
-export type RetryDecision = { kind: 'rate_limit'; waitSeconds: number } | { kind: 'backoff' } | { kind: 'stop' };
+export type RetryDecision = { kind: 'rate_limit'; waitSeconds: number } | { kind: 'backoff'; atLeastMs?: number } | { kind: 'stop' };
+
+/** The longest Retry-After a 5xx may ask for before its one retry; beyond it, the call ends at once. */
+export const MAX_SERVER_RETRY_AFTER_S = 60;
 
 export interface RetryState {
   /** Transient retries made so far for this request. */
   retries: number;
-  /** 500s seen so far for this request. */
-  internalErrors: number;
+  /** 5xx answers seen so far for this request. */
+  serverErrors: number;
   /** 429s seen so far for this request (they do not count as retries). */
   rateLimited: number;
 }
@@ -29,14 +36,20 @@ export interface RetryOptions {
 export const DEFAULT_RETRY: RetryOptions = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 8000 };
 
 export function decideRetry(error: ApiError, state: RetryState, options: RetryOptions, idempotent: boolean): RetryDecision {
+  if (error.status === 429) return { kind: 'rate_limit', waitSeconds: error.retryAfter ?? 1 };
+  if (error.status >= 500 || error.code === 'internal_error') {
+    if (state.serverErrors > 1 || state.retries >= options.maxRetries || !idempotent) return { kind: 'stop' };
+    if (error.retryAfter === undefined) return { kind: 'backoff' };
+    return error.retryAfter <= MAX_SERVER_RETRY_AFTER_S ? { kind: 'backoff', atLeastMs: error.retryAfter * 1000 } : { kind: 'stop' };
+  }
   switch (error.code) {
     case 'rate_limit_exceeded':
       return { kind: 'rate_limit', waitSeconds: error.retryAfter ?? 1 };
-    case 'internal_error':
-      return state.internalErrors <= 1 && state.retries < options.maxRetries ? { kind: 'backoff' } : { kind: 'stop' };
     case 'idempotency_request_in_progress':
       return state.retries < options.maxRetries ? { kind: 'backoff' } : { kind: 'stop' };
     case 'transport_error':
+      // A 4xx without the error envelope (e.g. a proxy's HTML page) is still a refusal: not retried.
+      if (error.status >= 400) return { kind: 'stop' };
       return idempotent && state.retries < options.maxRetries ? { kind: 'backoff' } : { kind: 'stop' };
     default:
       return { kind: 'stop' };

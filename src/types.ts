@@ -49,34 +49,42 @@ export interface ListPage<T> {
   meta: { has_more: boolean; next_cursor?: string | null };
 }
 
-/** How the call that carried an input went. */
+/** How the call that carried an input went (or would have gone: `not_attempted` names its key too). */
 export interface CallInfo {
   /** Zero-based chunk number within the logical operation. */
   chunk: number;
-  idempotencyKey?: string;
+  /** The Idempotency-Key this input's call used (or would have used). Sending again with it never sends twice. */
+  idempotencyKey: string;
   requestId?: string;
   /** The service answered from its idempotency store (`Idempotent-Replay: true`). */
   replayed: boolean;
 }
 
+/** What became of one input. */
+export type ItemStatus = 'sent' | 'failed' | 'unknown' | 'not_attempted';
+
 /**
  * Exactly one result per input, in the caller's order, `index` being the caller's own index:
  * - sent: the service created it (`id`; `row` is the service's row, unknown fields included);
- * - failed: the service refused this element (element-level error of §7), or the call carrying it
- *   failed as a whole (`wholeCall: true`; for a transport error the outcome is unknown and a retry
- *   with the same Idempotency-Key settles it without a duplicate);
+ * - failed: the service refused this element (element-level error of §7), or refused the call carrying
+ *   it as a whole (`wholeCall: true`; a definitive 4xx or 429: nothing was created);
+ * - unknown: the call carrying it may or may not have been committed (see outcome-certainty.ts).
+ *   Sending again with `call.idempotencyKey` (the same chunk) replays the answer or completes the write,
+ *   never twice;
  * - not_attempted: an earlier whole-call failure stopped the run before this input's call went out.
- *   Nothing was created for it.
+ *   Nothing was created for it; `call.idempotencyKey` is the key it would have used.
  */
 export type ItemResult =
   | { index: number; status: 'sent'; id: string; call: CallInfo; row: Record<string, unknown> }
   | { index: number; status: 'failed'; error: ApiError; wholeCall: boolean; call: CallInfo }
-  | { index: number; status: 'not_attempted'; error: ApiError };
+  | { index: number; status: 'unknown'; error: ApiError; call: CallInfo }
+  | { index: number; status: 'not_attempted'; error: ApiError; call: CallInfo };
 
 export interface BulkOutcome<R = ItemResult> {
   results: R[];
   sent: number;
   failed: number;
+  unknown: number;
   notAttempted: number;
   /** The whole-call failure that stopped the run, if any. Inputs before it are still reported. */
   error?: ApiError;
@@ -84,12 +92,14 @@ export interface BulkOutcome<R = ItemResult> {
 
 /**
  * One chunk of an import (≤1000 contacts from the caller's `offset`): its job was queued (or replayed),
- * its call failed as a whole, or an earlier failure stopped the run before it went out.
+ * its call was refused as a whole, its outcome is unknown (a job may have been queued: send again with
+ * the same key), or an earlier failure stopped the run before it went out.
  */
 export type ImportChunk =
   | { chunk: number; offset: number; count: number; status: 'queued'; job: Job; call: CallInfo }
   | { chunk: number; offset: number; count: number; status: 'failed'; error: ApiError; call: CallInfo }
-  | { chunk: number; offset: number; count: number; status: 'not_attempted'; error: ApiError };
+  | { chunk: number; offset: number; count: number; status: 'unknown'; error: ApiError; call: CallInfo }
+  | { chunk: number; offset: number; count: number; status: 'not_attempted'; error: ApiError; call: CallInfo };
 
 export interface ImportOutcome {
   chunks: ImportChunk[];
@@ -102,8 +112,15 @@ export interface ImportOutcome {
  * the fields `readJobRowError` could read from the element (its shape is "not shown").
  */
 export interface ImportRowError {
-  /** The caller's index, when the service's element carries a numeric `index`. */
+  /**
+   * The caller's index, when the service's element carries a numeric `index` inside its job's chunk.
+   * An index outside the chunk is never assigned to another row: `index` is then absent and
+   * `outsideChunk` is true (`rowInJob` keeps what the service said).
+   */
   index?: number;
+  /** The element's own `index`, as the service sent it (relative to the job). */
+  rowInJob?: number;
+  outsideChunk?: boolean;
   jobId: string;
   chunk: number;
   type?: string;
@@ -114,9 +131,20 @@ export interface ImportRowError {
   error: unknown;
 }
 
+/**
+ * How waiting for one queued chunk's job ended. `poll_failed`: reading the job failed (after the
+ * client's retries); the job keeps running on the service and `jobId` resumes it with `jobs.wait`.
+ */
+export interface ImportWait {
+  chunk: number;
+  offset: number;
+  jobId: string;
+  result: WaitResult | { status: 'poll_failed'; error: ApiError; job?: Job };
+}
+
 export interface ImportWaitOutcome extends ImportOutcome {
   /** One per queued chunk, in chunk order. */
-  waits: { chunk: number; offset: number; result: WaitResult }[];
+  waits: ImportWait[];
   rowErrors: ImportRowError[];
   totals: { contacts: number; queued: number; processed: number; failed: number; jobs: number; completedJobs: number; unfinishedJobs: number };
 }
@@ -126,13 +154,21 @@ export type WaitResult =
   | { status: 'timeout'; job?: Job }
   | { status: 'aborted'; job?: Job };
 
+/** What a per-chunk key function is given: the chunk's number, where it starts, its items, how many chunks. */
+export interface ChunkKeyInput {
+  chunk: number;
+  offset: number;
+  items: readonly unknown[];
+  chunks: number;
+}
+
 export interface RequestOptions {
   /**
    * Caller-supplied key (≤255 chars); for chunked calls each chunk gets `<key>:chunk-<n>`. Or a function
    * giving each chunk its own key (e.g. derived from the chunk's payload, so a retry of an unchanged
    * chunk replays even when another chunk changed). Default: a random key per logical write.
    */
-  idempotencyKey?: string | ((chunk: { chunk: number; offset: number; items: readonly unknown[]; chunks: number }) => string);
+  idempotencyKey?: string | ((chunk: ChunkKeyInput) => string);
   signal?: AbortSignal;
   /** Told when each chunk's call ends (for progress lines in long runs). */
   onChunk?: (event: ChunkEvent) => void;
@@ -143,8 +179,11 @@ export interface ChunkEvent {
   chunks: number;
   offset: number;
   count: number;
-  /** done: the call answered; failed: it failed as a whole; skipped: an earlier failure stopped the run. */
-  status: 'done' | 'failed' | 'skipped';
+  /**
+   * done: the call answered; failed: it was refused as a whole; unknown: it ended without a definitive
+   * answer (send again with `idempotencyKey`); skipped: an earlier failure stopped the run.
+   */
+  status: 'done' | 'failed' | 'unknown' | 'skipped';
   /** The answer came from the service's idempotency store. */
   replayed?: boolean;
   idempotencyKey: string;

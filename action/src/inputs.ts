@@ -1,4 +1,4 @@
-import { ApiError, normalizeBaseUrl, validateIdempotencyKey } from '../../src/index.ts';
+import { ApiError, normalizeBaseUrl, splitRecipients, validateIdempotencyKey } from '../../src/index.ts';
 import type { CoreLike } from './types.ts';
 
 /** An invalid input: always fails the step, naming the input. */
@@ -60,10 +60,7 @@ function secondsInput(core: CoreLike, name: string, max: number): number {
 
 /** Recipients given inline: one per line, or separated by commas (or semicolons). */
 export function splitList(text: string): string[] {
-  return text
-    .split(/[\n,;]/)
-    .map((s) => s.trim())
-    .filter((s) => s && !s.startsWith('#'));
+  return splitRecipients(text);
 }
 
 /** Reads and checks every input; mode-specific requirements are checked where the mode runs. */

@@ -2,7 +2,7 @@
  * The action: everything takes an injected `core` and run context (see types.ts), so tests need no
  * module mocking. `index.ts` passes the real @actions/core and the runner's context.
  */
-import { ApiError, describeError, MessagingClient } from '../../src/index.ts';
+import { ApiError, describeChunkEvent, describeClientEvent, describeError, formatSeconds, MessagingClient } from '../../src/index.ts';
 import type { ChunkEvent, ClientEvent, Runtime } from '../../src/index.ts';
 import { runInfo, templateScope } from './context.ts';
 import { InputError, readApiKey, readInputs } from './inputs.ts';
@@ -23,18 +23,11 @@ export interface RunDependencies {
   runtime: Runtime;
 }
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-}
-
 /** One progress line per chunk call, so long runs show life in the log. */
 function chunkLogger(core: CoreLike) {
   return (what: string) =>
     (event: ChunkEvent): void => {
-      const head = `Chunk ${event.chunk + 1}/${event.chunks} (${event.count} ${what})`;
-      if (event.status === 'done') core.info(`${head}: done in ${seconds(event.ms ?? 0)}${event.replayed ? ', replayed (already done by an earlier attempt)' : ''}.`);
-      else if (event.status === 'failed') core.info(`${head}: failed as a whole (${event.error?.code}).`);
-      else core.info(`${head}: not attempted (an earlier chunk failed as a whole).`);
+      core.info(describeChunkEvent(event, what));
     };
 }
 
@@ -57,12 +50,11 @@ export async function run(deps: RunDependencies): Promise<void> {
       if (event.type === 'retry') {
         stats.retries += 1;
         stats.retryCodes.set(event.code, (stats.retryCodes.get(event.code) ?? 0) + 1);
-        core.info(`Retrying ${event.method} ${event.path} after ${event.code} (retry ${event.retry}) in ${seconds(event.delayMs)}${event.requestId ? ` [request ${event.requestId}]` : ''}.`);
       } else {
         stats.waits += 1;
         stats.waitedMs += event.ms;
-        core.info(`Waiting ${seconds(event.ms)} for the rate window (${event.reason === 'retry_after' ? 'the service answered 429 with Retry-After' : 'no requests left in this window'}).`);
       }
+      core.info(describeClientEvent(event));
     };
     const ctx: ModeContext = {
       core,
@@ -93,7 +85,7 @@ export async function run(deps: RunDependencies): Promise<void> {
     else report.fatal = `Unexpected error: ${maskText(error instanceof Error ? (error.stack ?? error.message) : String(error), known)}`;
   }
   if (stats.retries) report.notes.push(`${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'} by the client (${[...stats.retryCodes].map(([c, n]) => `${c} ×${n}`).join(', ')}).`);
-  if (stats.waits) report.notes.push(`Waited ${stats.waits} time(s) for the rate window, ${seconds(stats.waitedMs)} in all.`);
+  if (stats.waits) report.notes.push(`Waited ${stats.waits} time(s) for the rate window, ${formatSeconds(stats.waitedMs)} in all.`);
 
   // Outputs and summary before the step's fate, so continue-on-error users can branch on them.
   writeOutputs(core, report);

@@ -3,6 +3,7 @@ import type { ServiceErrorBody } from '../errors.ts';
 import type { Chunk } from '../chunking.ts';
 import { statusForCode } from '../status-codes.ts';
 import type { BulkOutcome, CallInfo, ItemResult } from '../types.ts';
+import { asApiError, notAttemptedError } from './chunk-errors.ts';
 
 interface Row {
   index?: unknown;
@@ -25,8 +26,8 @@ function elementError(error: ServiceErrorBody, call: CallInfo): ApiError {
 
 /**
  * Maps the rows of one chunk's answer (`index` relative to the chunk, spec §4) back to the caller's
- * indexes. An element the answer does not mention is reported as failed with an unknown outcome, never
- * dropped.
+ * indexes. An element the answer does not mention is reported `unknown` (its outcome is not known;
+ * the same key settles it), never dropped.
  */
 export function mapRows<T>(chunk: Chunk<T>, data: unknown, call: CallInfo): ItemResult[] {
   const rows = Array.isArray((data as { data?: unknown })?.data) ? ((data as { data: Row[] }).data) : undefined;
@@ -44,39 +45,42 @@ export function mapRows<T>(chunk: Chunk<T>, data: unknown, call: CallInfo): Item
   for (let i = 0; i < results.length; i++) {
     results[i] ??= {
       index: chunk.offset + i,
-      status: 'failed',
-      error: transportError(`The service's answer had no row for element ${i} of chunk ${chunk.chunk}; its outcome is unknown (a retry with the same idempotency key settles it).`, 200, call.requestId),
-      wholeCall: true,
+      status: 'unknown',
+      error: new ApiError({
+        ...transportError(`The service's answer had no row for element ${i} of chunk ${chunk.chunk}.`, 200, call.requestId).toJSON(),
+        outcomeUnknown: true,
+      }),
       call,
     };
   }
   return results as ItemResult[];
 }
 
-/** Every input of a chunk whose call failed as a whole. */
+/** Every input of a chunk whose call ended as a whole: refused (`failed`) or not known (`unknown`). */
 export function failedChunk<T>(chunk: Chunk<T>, error: unknown, call: CallInfo): ItemResult[] {
-  const apiError = error instanceof ApiError ? error : transportError(String(error));
-  return chunk.items.map((_, i) => ({ index: chunk.offset + i, status: 'failed' as const, error: apiError, wholeCall: true, call }));
+  const apiError = asApiError(error);
+  return chunk.items.map((_, i): ItemResult =>
+    apiError.outcomeUnknown
+      ? { index: chunk.offset + i, status: 'unknown', error: apiError, call }
+      : { index: chunk.offset + i, status: 'failed', error: apiError, wholeCall: true, call },
+  );
 }
 
 /** Every input of a chunk that never went out because an earlier chunk failed as a whole. */
-export function skippedChunk<T>(chunk: Chunk<T>, error: unknown): ItemResult[] {
-  const cause = error instanceof ApiError ? error : transportError(String(error));
-  const reason = new ApiError({
-    ...cause.toJSON(),
-    message: `Not attempted: an earlier call failed as a whole (${cause.code}: ${cause.message})`,
-  });
-  return chunk.items.map((_, i) => ({ index: chunk.offset + i, status: 'not_attempted' as const, error: reason }));
+export function skippedChunk<T>(chunk: Chunk<T>, error: unknown, call: CallInfo): ItemResult[] {
+  const reason = notAttemptedError(error);
+  return chunk.items.map((_, i) => ({ index: chunk.offset + i, status: 'not_attempted' as const, error: reason, call }));
 }
 
 export function summarize(results: ItemResult[], error?: unknown): BulkOutcome {
-  let sent = 0;
-  let failed = 0;
-  let notAttempted = 0;
-  for (const r of results) {
-    if (r.status === 'sent') sent += 1;
-    else if (r.status === 'failed') failed += 1;
-    else notAttempted += 1;
-  }
-  return { results, sent, failed, notAttempted, error: error === undefined ? undefined : error instanceof ApiError ? error : transportError(String(error)) };
+  const counts = { sent: 0, failed: 0, unknown: 0, not_attempted: 0 };
+  for (const r of results) counts[r.status] += 1;
+  return {
+    results,
+    sent: counts.sent,
+    failed: counts.failed,
+    unknown: counts.unknown,
+    notAttempted: counts.not_attempted,
+    error: error === undefined ? undefined : asApiError(error),
+  };
 }

@@ -1,8 +1,9 @@
 import { budgetFor } from '../core.ts';
 import type { ClientCore } from '../core.ts';
-import { ApiError, inputError, transportError } from '../errors.ts';
+import { inputError, transportError } from '../errors.ts';
+import { asApiError, notAttemptedError } from './chunk-errors.ts';
 import { Paginator, pageSizeFor } from '../pagination.ts';
-import type { ContactInput, ImportChunk, ImportOutcome, ImportRowError, ImportWaitOutcome, Job, ListPage, RequestOptions, WaitResult } from '../types.ts';
+import type { CallInfo, ContactInput, ImportChunk, ImportOutcome, ImportRowError, ImportWait, ImportWaitOutcome, Job, ListPage, RequestOptions } from '../types.ts';
 import type { WaitOptions } from '../job-waiter.ts';
 import type { Jobs } from './jobs.ts';
 import { readJobRowError } from '../job-row-error.ts';
@@ -16,10 +17,6 @@ export interface ListOptions {
   /** A `next_cursor` from an earlier page, handed back as `starting_after`, as is. */
   startingAfter?: string;
   signal?: AbortSignal;
-}
-
-function asApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : transportError(String(error));
 }
 
 export class Contacts {
@@ -59,28 +56,45 @@ export class Contacts {
         };
         return { result: queued, replayed: response.replayed };
       },
-      (call, err) => ({ chunk: call.chunk, offset: call.offset, count: call.items.length, status: 'failed', error: asApiError(err), call: { chunk: call.chunk, idempotencyKey: call.idempotencyKey, replayed: false } }),
-      (call, err) => ({ chunk: call.chunk, offset: call.offset, count: call.items.length, status: 'not_attempted', error: asApiError(err) }),
+      (call, err) => {
+        const error = asApiError(err);
+        const info: CallInfo = { chunk: call.chunk, idempotencyKey: call.idempotencyKey, requestId: error.requestId, replayed: false };
+        return { chunk: call.chunk, offset: call.offset, count: call.items.length, status: error.outcomeUnknown ? 'unknown' : 'failed', error, call: info };
+      },
+      (call, err) => ({
+        chunk: call.chunk,
+        offset: call.offset,
+        count: call.items.length,
+        status: 'not_attempted',
+        error: notAttemptedError(err),
+        call: { chunk: call.chunk, idempotencyKey: call.idempotencyKey, replayed: false },
+      }),
     );
     return { chunks: results, error: error === undefined ? undefined : asApiError(error) };
   }
 
   /**
    * Imports and waits for every queued job within one overall timeout; per-row errors are mapped to the
-   * caller's indexes through each job's chunk offset.
+   * caller's indexes through each job's chunk offset. A poll that fails does not lose the job: its wait
+   * is `poll_failed` with the job id, to resume with `jobs.wait`.
    */
   async importAndWait(contacts: readonly ContactInput[], options: RequestOptions & Omit<WaitOptions, 'signal'>): Promise<ImportWaitOutcome> {
     if (!options || !Number.isFinite(options.timeoutMs)) throw inputError('Waiting for an import needs a timeout in ms (timeoutMs).', 'timeoutMs');
     const deadline = this.core.runtime.now() + options.timeoutMs;
     const outcome = await this.import(contacts, options);
-    const waits: ImportWaitOutcome['waits'] = [];
+    const waits: ImportWait[] = [];
     for (const c of outcome.chunks) {
       if (c.status !== 'queued') continue;
       const timeoutMs = Math.max(0, deadline - this.core.runtime.now());
-      const result: WaitResult = await this.jobs.wait(c.job.id, { ...options, timeoutMs });
-      waits.push({ chunk: c.chunk, offset: c.offset, result });
+      let result: ImportWait['result'];
+      try {
+        result = await this.jobs.wait(c.job.id, { ...options, timeoutMs });
+      } catch (error) {
+        result = { status: 'poll_failed', error: asApiError(error), job: c.job };
+      }
+      waits.push({ chunk: c.chunk, offset: c.offset, jobId: c.job.id, result });
     }
-    return { ...outcome, waits, rowErrors: rowErrorsOf(waits), totals: totalsOf(contacts.length, outcome.chunks, waits) };
+    return { ...outcome, waits, rowErrors: rowErrorsOf(waits, outcome.chunks), totals: totalsOf(contacts.length, outcome.chunks, waits) };
   }
 
   /** One page of `GET /contacts`. */
@@ -108,20 +122,31 @@ export class Contacts {
   }
 }
 
-function rowErrorsOf(waits: ImportWaitOutcome['waits']): ImportRowError[] {
+/** Row errors of finished jobs, mapped to the caller's index only when they fall inside their chunk. */
+function rowErrorsOf(waits: ImportWait[], chunks: ImportChunk[]): ImportRowError[] {
   const rowErrors: ImportRowError[] = [];
   for (const { chunk, offset, result } of waits) {
     const job = result.job;
     if (!job) continue;
+    const count = chunks.find((c) => c.chunk === chunk)?.count ?? 0;
     for (const error of Array.isArray(job.errors) ? job.errors : []) {
       const { index, ...fields } = readJobRowError(error);
-      rowErrors.push({ index: index === undefined ? undefined : offset + index, jobId: job.id, chunk, ...fields, error });
+      const inside = index !== undefined && index < count;
+      rowErrors.push({
+        ...fields,
+        index: inside ? offset + index : undefined,
+        rowInJob: index,
+        ...(index !== undefined && !inside ? { outsideChunk: true } : {}),
+        jobId: job.id,
+        chunk,
+        error,
+      });
     }
   }
   return rowErrors;
 }
 
-function totalsOf(contacts: number, chunks: ImportChunk[], waits: ImportWaitOutcome['waits']): ImportWaitOutcome['totals'] {
+function totalsOf(contacts: number, chunks: ImportChunk[], waits: ImportWait[]): ImportWaitOutcome['totals'] {
   let processed = 0;
   let failed = 0;
   let completedJobs = 0;

@@ -59,7 +59,7 @@ export class Messages {
         return { result: mapRows(call, response.data, callInfo(call, response.requestId, response.replayed)), replayed: response.replayed };
       },
       (call, err) => failedChunk(call, err, callInfo(call)),
-      (call, err) => skippedChunk(call, err),
+      (call, err) => skippedChunk(call, err, callInfo(call)),
     );
     return summarize(results.flat(), error);
   }

@@ -2,7 +2,8 @@ import { budgetFor } from '../core.ts';
 import type { ClientCore } from '../core.ts';
 import { chunk, runChunks } from '../chunking.ts';
 import type { Chunk } from '../chunking.ts';
-import { ApiError, inputError, transportError } from '../errors.ts';
+import { inputError } from '../errors.ts';
+import { asApiError } from './chunk-errors.ts';
 import { chunkIdempotencyKey, validateIdempotencyKey } from '../idempotency.ts';
 import type { WaitBudget } from '../rate-limiter.ts';
 import type { ChunkEvent, RequestOptions } from '../types.ts';
@@ -58,7 +59,8 @@ export async function runChunkedWrite<T, R>(
       return result;
     },
     (c, error) => {
-      notify(c as ChunkCall<T>, 'failed', undefined, { error: asApiError(error) });
+      const apiError = asApiError(error);
+      notify(c as ChunkCall<T>, apiError.outcomeUnknown ? 'unknown' : 'failed', undefined, { error: apiError });
       return failed(c as ChunkCall<T>, error);
     },
     (c, error) => {
@@ -66,8 +68,4 @@ export async function runChunkedWrite<T, R>(
       return skipped(c as ChunkCall<T>, error);
     },
   );
-}
-
-function asApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : transportError(String(error));
 }

@@ -1,4 +1,5 @@
 import type { FaultInput, Sandbox } from '../../sandbox/server.ts';
+import { resendsForUnknown } from '../../src/resend.ts';
 import type { BulkOutcome } from '../../src/types.ts';
 import { emails, sandboxClient, startSandbox } from './sandbox-client.ts';
 
@@ -18,7 +19,7 @@ afterAll(() => sandbox.close());
 beforeEach(() => sandbox.control.reset());
 
 function expectExactlyOnce(out: BulkOutcome): void {
-  expect({ sent: out.sent, failed: out.failed, notAttempted: out.notAttempted, error: out.error?.code }).toEqual({ sent: N, failed: 0, notAttempted: 0, error: undefined });
+  expect({ sent: out.sent, failed: out.failed, unknown: out.unknown, notAttempted: out.notAttempted, error: out.error?.code }).toEqual({ sent: N, failed: 0, unknown: 0, notAttempted: 0, error: undefined });
   const ledger = sandbox.control.ledger().messages;
   expect(ledger).toHaveLength(N);
   expect(sandbox.control.summary().duplicates_detected).toBe(0);
@@ -48,8 +49,18 @@ test.each(cases)('fault matrix: %s → every input delivered exactly once, resul
   expectExactlyOnce(out);
 });
 
-test('all faults at once: what the "retry once" rule gives up on is reported, and a re-run with the same key completes exactly once', async () => {
+/**
+ * Every fault at once on 3,001 messages with the default retry policy ("retry 500 once"): some calls
+ * end without a definitive answer. Those inputs are `unknown` with their chunk's key, never `failed`;
+ * re-sending each unknown chunk with its key (and the not-attempted ones with theirs) settles them all:
+ * the ledger then holds every input exactly once.
+ */
+test('all faults at once: nothing lost, unknowns carry their keys, and re-sending with those keys completes each input exactly once', async () => {
+  const n = 3001;
   const faults: FaultInput[] = [
+    // Four 500s in a row after commit: both lanes' chunks meet "retry once" twice and give up, so the
+    // run always has unknowns to settle (the other faults interleave at random).
+    { route: ROUTE, kind: 'error_500_after_commit', skip: 8, count: 4 },
     { route: ROUTE, kind: 'error_500_after_commit', every: 4 },
     { route: ROUTE, kind: 'reset_after_commit', every: 5 },
     { route: ROUTE, kind: 'reset_before_commit', every: 7 },
@@ -57,14 +68,43 @@ test('all faults at once: what the "retry once" rule gives up on is reported, an
   ];
   for (const fault of faults) sandbox.control.addFault(fault);
   const { client, close } = sandboxClient(sandbox, { concurrency: 2 });
-  const first = await client.messages.sendBatch(emails(N), { idempotencyKey: 'all-faults' });
-  // Nothing is dropped: each input is sent, or failed with the whole call's error (outcome unknown).
-  expect(first.sent + first.failed + first.notAttempted).toBe(N);
-  for (const r of first.results) if (r.status === 'failed') expect(r.wholeCall).toBe(true);
+  const input = emails(n);
+  const first = await client.messages.sendBatch(input, { idempotencyKey: 'all-faults' });
+  expect(first.sent + first.failed + first.unknown + first.notAttempted).toBe(n);
+  expect(first.results.map((r) => r.index)).toEqual(input.map((_, i) => i));
+  // A whole-call failure under these faults is never a definitive refusal: it is unknown, with its key.
+  expect(first.failed).toBe(0);
+  expect(first.unknown).toBeGreaterThan(0);
+  for (const r of first.results) if (r.status === 'unknown') expect(r.call.idempotencyKey).toMatch(/^all-faults:chunk-\d+$/);
+
   sandbox.control.clearFaults();
-  const second = await client.messages.sendBatch(emails(N), { idempotencyKey: 'all-faults' });
+  const retried = [...resendsForUnknown(first)];
+  const notAttempted = new Map<string, number[]>();
+  for (const r of first.results) if (r.status === 'not_attempted') notAttempted.set(r.call.idempotencyKey, [...(notAttempted.get(r.call.idempotencyKey) ?? []), r.index]);
+  for (const [idempotencyKey, indexes] of notAttempted) retried.push({ idempotencyKey, indexes });
+  let resolved = 0;
+  const ids = new Map<number, string>();
+  for (const r of first.results) if (r.status === 'sent') ids.set(r.index, r.id);
+  for (const { idempotencyKey, indexes } of retried) {
+    const again = await client.messages.sendBatch(indexes.map((i) => input[i]), { idempotencyKey });
+    expect(again.sent).toBe(indexes.length);
+    for (const r of again.results) {
+      if (r.status !== 'sent') throw new Error(`input ${indexes[r.index]} not settled`);
+      if (first.results[indexes[r.index]].status !== 'sent') resolved += 1;
+      ids.set(indexes[r.index], r.id);
+    }
+  }
   await close();
-  expectExactlyOnce(second);
+  console.log(
+    `fault matrix (all faults, ${n} messages): sent ${first.sent}, failed ${first.failed}, unknown ${first.unknown}, not attempted ${first.notAttempted}; ` +
+      `then resolved ${resolved} by ${retried.length} re-send(s) with the reported keys`,
+  );
+  expect(resolved).toBe(first.unknown + first.notAttempted);
+  const ledger = sandbox.control.ledger().messages;
+  expect(ledger).toHaveLength(n);
+  expect(sandbox.control.summary().duplicates_detected).toBe(0);
+  const bodyById = new Map(ledger.map((m) => [m.id, m.body]));
+  for (let i = 0; i < n; i++) expect(bodyById.get(ids.get(i)!)).toBe(`m-${i}`);
 });
 
 test('409 in progress is really what the retry met', async () => {

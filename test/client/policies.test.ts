@@ -67,7 +67,7 @@ test('§7 500 internal_error is retried once with the same key, then surfaced', 
   const out = await client(v.runtime).messages.sendBatch([{ channel: 'email', to: 'a@example.com', body: 'hi' }]);
   expect(v.requests).toHaveLength(2);
   expect(new Set(v.requests.map((r) => r.headers['idempotency-key'])).size).toBe(1);
-  expect(out.results[0]).toMatchObject({ status: 'failed', wholeCall: true, error: { code: 'internal_error', requestId: 'req_500', status: 500 } });
+  expect(out.results[0]).toMatchObject({ status: 'unknown', error: { code: 'internal_error', requestId: 'req_500', status: 500, outcomeUnknown: true } });
 });
 
 test('§7 an HTML 502 from a proxy is a transport error with status and request id, retried under the key', async () => {

@@ -23,14 +23,14 @@ describe('chunk maps', () => {
     expect(() => chunk([1], 0)).toThrow(RangeError);
   });
 
-  test('rows with chunk-relative indexes map to caller indexes; a missing row is reported, not dropped', () => {
+  test('rows with chunk-relative indexes map to caller indexes; a missing row is reported unknown with its key, not dropped', () => {
     const c = { chunk: 1, offset: 500, items: ['a', 'b', 'c'] };
-    const call = { chunk: 1, replayed: false };
+    const call = { chunk: 1, idempotencyKey: 'k:chunk-1', replayed: false };
     const results = mapRows(c, { data: [{ index: 2, id: 'msg_c' }, { index: 0, error: { type: 'invalid_request_error', code: 'validation_failed', message: 'bad', param: 'to' } }] }, call);
-    expect(results.map((r) => [r.index, r.status])).toEqual([[500, 'failed'], [501, 'failed'], [502, 'sent']]);
+    expect(results.map((r) => [r.index, r.status])).toEqual([[500, 'failed'], [501, 'unknown'], [502, 'sent']]);
     expect(results[0].status === 'failed' && results[0].error.code).toBe('validation_failed');
     expect(results[0].status === 'failed' && results[0].error.status).toBe(422);
-    expect(results[1].status === 'failed' && results[1].wholeCall && results[1].error.code).toBe('transport_error');
+    expect(results[1].status === 'unknown' && results[1].error.outcomeUnknown && results[1].call.idempotencyKey).toBe('k:chunk-1');
   });
 
   test('a failing chunk stops the run: later chunks are skipped, earlier results kept', async () => {
@@ -76,7 +76,7 @@ describe('backoff and retry policy', () => {
   });
 
   const error = (code: string, retryAfter?: number) => new ApiError({ status: 0, type: 't', code, message: code, retryAfter });
-  const fresh = { retries: 0, internalErrors: 0, rateLimited: 0 };
+  const fresh = { retries: 0, serverErrors: 0, rateLimited: 0 };
 
   test.each([
     ['rate_limit_exceeded', true, 'rate_limit'],
@@ -91,11 +91,23 @@ describe('backoff and retry policy', () => {
     ['api_key_revoked', true, 'stop'],
     ['resource_not_found', true, 'stop'],
   ])('%s (idempotent: %s) → %s', (code, idempotent, kind) => {
-    expect(decideRetry(error(code, 3), { ...fresh, internalErrors: code === 'internal_error' ? 1 : 0 }, DEFAULT_RETRY, idempotent).kind).toBe(kind);
+    expect(decideRetry(error(code, 3), { ...fresh, serverErrors: code === 'internal_error' ? 1 : 0 }, DEFAULT_RETRY, idempotent).kind).toBe(kind);
   });
 
   test('500 is retried once, not twice', () => {
-    expect(decideRetry(error('internal_error'), { retries: 1, internalErrors: 2, rateLimited: 0 }, DEFAULT_RETRY, true).kind).toBe('stop');
+    expect(decideRetry(error('internal_error'), { retries: 1, serverErrors: 2, rateLimited: 0 }, DEFAULT_RETRY, true).kind).toBe('stop');
+  });
+
+  test('one rule for every 5xx, envelope or not: retried once, after its Retry-After when that is longer and at most 60 s', () => {
+    const server = (status: number, code: string, retryAfter?: number) => new ApiError({ status, type: 't', code, message: code, retryAfter });
+    for (const [status, code] of [[500, 'internal_error'], [502, 'transport_error'], [503, 'service_unavailable'], [503, 'transport_error'], [504, 'transport_error']] as const) {
+      expect(decideRetry(server(status, code), { ...fresh, serverErrors: 1 }, DEFAULT_RETRY, true)).toEqual({ kind: 'backoff' });
+      expect(decideRetry(server(status, code), { ...fresh, retries: 1, serverErrors: 2 }, DEFAULT_RETRY, true).kind).toBe('stop');
+    }
+    expect(decideRetry(server(503, 'service_unavailable', 2.5), { ...fresh, serverErrors: 1 }, DEFAULT_RETRY, true)).toEqual({ kind: 'backoff', atLeastMs: 2500 });
+    expect(decideRetry(server(503, 'service_unavailable', 3600), { ...fresh, serverErrors: 1 }, DEFAULT_RETRY, true).kind).toBe('stop');
+    expect(decideRetry(server(413, 'transport_error'), fresh, DEFAULT_RETRY, true).kind).toBe('stop');
+    expect(decideRetry(server(429, 'transport_error', 2), fresh, DEFAULT_RETRY, true)).toEqual({ kind: 'rate_limit', waitSeconds: 2 });
   });
 
   test('429 waits the Retry-After seconds', () => {
@@ -121,9 +133,22 @@ describe('header parsing and clock skew', () => {
     expect(bad).toEqual({ limit: undefined, remaining: undefined, reset: undefined, retryAfter: undefined, date: undefined });
   });
 
-  test('Retry-After as an HTTP date is relative to now', () => {
+  test('Retry-After as an HTTP date is relative to the server clock given', () => {
     const now = Date.parse('Tue, 14 Nov 2023 22:13:20 GMT');
     expect(parseRetryAfter('Tue, 14 Nov 2023 22:13:25 GMT', now)).toBe(5);
+  });
+
+  test('Retry-After in decimal seconds is seconds, never a date; garbage is undefined', () => {
+    expect(parseRetryAfter('1.5', 1_700_000_000_000)).toBe(1.5);
+    expect(parseRetryAfter(' 0 ', 0)).toBe(0);
+    expect(parseRetryAfter('-1', 0)).toBeUndefined();
+    expect(parseRetryAfter('1e3', 0)).toBeUndefined();
+    expect(parseRetryAfter('', 0)).toBeUndefined();
+  });
+
+  test('an HTTP-date Retry-After is read against the response’s Date, not the local clock', () => {
+    const headers = { date: 'Tue, 14 Nov 2023 22:13:20 GMT', 'retry-after': 'Tue, 14 Nov 2023 22:13:23 GMT' };
+    expect(parseRateLimitHeaders(headers, Date.parse('Tue, 14 Nov 2023 23:13:20 GMT')).retryAfter).toBe(3); // local clock an hour ahead
   });
 
   test('a server 42.3 s ahead is estimated within a few ms from 1 s-resolution Date headers', () => {

@@ -6,7 +6,7 @@
  * content changed gets a new key (never `idempotency_key_reused`).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { deriveIdempotencyKey } from '../../../src/index.ts';
+import { n8nChunkKeys } from '../../../src/index.ts';
 import type { RequestOptions } from '../../../src/index.ts';
 
 export type KeyOption = RequestOptions['idempotencyKey'];
@@ -35,6 +35,5 @@ export function idempotencyKeyFor(
 	if (!executionId) return undefined;
 	const nodeId = ctx.getNode().id ?? ctx.getNode().name;
 	const runIndex = runIndexOf(ctx);
-	return ({ chunk, items }) =>
-		deriveIdempotencyKey('n8n', [executionId, nodeId, runIndex, operation, itemIndex ?? '-', chunk], { context: payloadContext ?? null, items });
+	return n8nChunkKeys({ lineageId: executionId, nodeId, runIndex, operation, itemIndex, context: payloadContext });
 }

@@ -4,6 +4,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { describeClientEvent } from '../../../src/index.ts';
 import type { MessagingClient } from '../../../src/index.ts';
 import { maxWaitMs } from '../helpers/options.ts';
 import { createClient } from '../transport/index.ts';
@@ -34,11 +35,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const client = await createClient(this, {
 		maxWaitMs: maxWaitMs(this),
 		onEvent: (event) => {
-			if (event.type === 'retry') {
-				this.logger.info(`Messaging Service: retry ${event.retry} of ${event.method} ${event.path} after ${event.code} in ${event.delayMs} ms`, { requestId: event.requestId });
-			} else {
-				this.logger.info(`Messaging Service: waiting ${event.ms} ms for the rate limit (${event.reason})`);
-			}
+			this.logger.info(`Messaging Service: ${describeClientEvent(event)}`);
 		},
 	});
 	return [await selected.execute.call(this, items, client)];

@@ -1,5 +1,6 @@
 /** Message fields shared by Send and Send Batch; every one accepts an expression (mapped per item). */
 import type { INodeProperties } from 'n8n-workflow';
+import { splitRecipients } from '../../../../src/index.ts';
 
 export function messageFields(operation: string, toDescription: string): INodeProperties[] {
 	const show = { show: { resource: ['message'], operation: [operation] } };
@@ -50,6 +51,5 @@ export function messageFields(operation: string, toDescription: string): INodePr
 
 /** Recipients from a comma-, semicolon- or newline-separated string, or an array from an expression. */
 export function recipientList(value: unknown): string[] {
-	const parts = Array.isArray(value) ? value.map((v) => String(v ?? '')) : String(value ?? '').split(/[,;\n]/);
-	return parts.map((p) => p.trim()).filter((p) => p.length > 0);
+	return splitRecipients(value);
 }

@@ -3,6 +3,7 @@
  * call; the client chunks longer lists). One output item per recipient, paired with its input item.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { describeOutcome, replayedCount } from '../../../../src/index.ts';
 import type { MessagingClient } from '../../../../src/index.ts';
 import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
@@ -39,12 +40,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					output.push({ json, pairedItem: { item: itemIndex } });
 				} else {
 					firstFailure ??= result.error;
-					failures.push(errorItem(result.error, itemIndex, { to: recipient, recipientIndex: result.index }, `recipient ${recipient}`));
+					const extra = { to: recipient, recipientIndex: result.index, outcome: result.status, idempotencyKey: result.call.idempotencyKey };
+					failures.push(errorItem(result.error, itemIndex, extra, `recipient ${recipient}`));
 				}
 			}
 			if (failures.length > 0) {
 				if (!this.continueOnFail()) {
-					const summary = `${outcome.sent} of ${to.length} recipients sent, ${outcome.failed} failed, ${outcome.notAttempted} not attempted`;
+					const summary = `${to.length} recipients: ${describeOutcome({ ...outcome, replayed: replayedCount(outcome.results) })}`;
 					throw nodeError(this.getNode(), outcome.error ?? firstFailure, itemIndex, summary);
 				}
 				output.push(...failures);

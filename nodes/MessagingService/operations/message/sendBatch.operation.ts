@@ -5,6 +5,7 @@
  * input item's index in both cases.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { describeOutcome, replayedCount } from '../../../../src/index.ts';
 import type { ItemResult, MessageElement, MessagingClient } from '../../../../src/index.ts';
 import { asApiError, errorItem, nodeError } from '../../helpers/errors.ts';
 import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
@@ -56,7 +57,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			idempotencyKey: idempotencyKeyFor(this, 'message.sendBatch', userIdempotencyKey(this, 0)),
 			signal: cancelSignal(this),
 		});
-		let firstFailure: Extract<ItemResult, { status: 'failed' | 'not_attempted' }> | undefined;
+		let firstFailure: Exclude<ItemResult, { status: 'sent' }> | undefined;
 		for (const result of outcome.results) {
 			const itemIndex = itemOf[result.index]!;
 			const element = elements[result.index]!;
@@ -66,12 +67,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				continue;
 			}
 			firstFailure ??= result;
-			const extra: IDataObject = { outcome: result.status, chunk: 'call' in result ? result.call.chunk : undefined };
+			const extra: IDataObject = { outcome: result.status, chunk: result.call.chunk, idempotencyKey: result.call.idempotencyKey };
 			if (result.status === 'failed' && result.wholeCall) extra.wholeCall = true;
 			perItem[itemIndex]!.push(errorItem(result.error, itemIndex, extra));
 		}
 		if (firstFailure && !this.continueOnFail()) {
-			const summary = `${outcome.sent} of ${elements.length} messages sent, ${outcome.failed} failed, ${outcome.notAttempted} not attempted`;
+			const summary = `${elements.length} messages: ${describeOutcome({ ...outcome, replayed: replayedCount(outcome.results) })}`;
 			throw nodeError(this.getNode(), outcome.error ?? firstFailure.error, itemOf[firstFailure.index]!, summary);
 		}
 	}
