@@ -59,6 +59,7 @@ export class RateLimiter {
   private lastJitter = 0.5; // its random draw, so a recomputed spacing keeps the same draw
   private backoff = 1;
   private rejectedThisWindow = false;
+  private refusalsInRow = 0;
   private observedAt?: number; // local ms of the answer that gave `remaining`
   private readonly skew = new ClockSkew();
   private readonly share = new WindowShare();
@@ -107,9 +108,11 @@ export class RateLimiter {
   private delayFor(now: number, random: () => number): { ms: number; reason: WaitReason } {
     const resetAt = this.resetAtLocal();
     if (now < this.blockedUntil) {
-      // Everyone refused in one window is told the same instant: shared, each comes back at a random
-      // point of its first fair slot after it instead of all at once.
-      const jitter = this.sharers > 1 ? random() * this.slotMs(resetAt === undefined ? this.blockedUntil - now : resetAt - now) : 0;
+      // Everyone refused in one window is told the same instant: when others were seen, or a refusal
+      // followed a refusal, each comes back at a random point of its first fair slot after it instead
+      // of all at once. A first refusal of a process that has seen nobody is waited exactly.
+      const herd = this.share.seen > 1 || this.refusalsInRow > 1;
+      const jitter = herd ? random() * this.slotMs(resetAt === undefined ? this.blockedUntil - now : resetAt - now) : 0;
       return { ms: this.blockedUntil - now + jitter, reason: 'retry_after' };
     }
     // The window has rolled over: the server will answer with fresh counts.
@@ -167,6 +170,7 @@ export class RateLimiter {
     if (headers.date !== undefined) this.skew.observe(headers.date, sentAt, receivedAt);
     if (headers.limit !== undefined) this.limit = headers.limit;
     if (headers.reset === undefined || headers.remaining === undefined) return;
+    this.refusalsInRow = 0;
     if (this.limit !== undefined) this.share.observe({ limit: this.limit, remaining: headers.remaining, reset: headers.reset, unanswered: this.inFlight });
     if (this.windowReset === undefined || headers.reset > this.windowReset) {
       this.windowReset = headers.reset;
@@ -184,6 +188,7 @@ export class RateLimiter {
     this.blockedUntil = Math.max(this.blockedUntil, now + retryAfterSeconds * 1000);
     this.backoff = Math.min(MAX_BACKOFF, this.backoff * 2);
     this.rejectedThisWindow = true;
+    this.refusalsInRow += 1;
     this.share.refusal();
   }
 }

@@ -93,7 +93,12 @@ export class WindowShare {
    * whole window in which nobody else spent anything.
    */
   get sharers(): number {
-    return Math.max(this.previous, this.estimate(this.previous > 1), this.refused ? 2 : 1);
+    return Math.max(this.seen, this.refused ? 2 : 1);
+  }
+
+  /** The estimate from answers alone, without the floor a 429 sets. */
+  get seen(): number {
+    return Math.max(this.previous, this.estimate(this.previous > 1));
   }
 
   /** The window length, once two windows were seen (resets one window apart, or a multiple of it). */
