@@ -111,7 +111,7 @@ export class RateLimiter {
       // Everyone refused in one window is told the same instant: when others were seen, or a refusal
       // followed a refusal, each comes back at a random point of its first fair slot after it instead
       // of all at once. A first refusal of a process that has seen nobody is waited exactly.
-      const herd = this.share.seen > 1 || this.refusalsInRow > 1;
+      const herd = this.sharers > 1 || this.refusalsInRow > 1;
       const jitter = herd ? random() * this.slotMs(resetAt === undefined ? this.blockedUntil - now : resetAt - now) : 0;
       return { ms: this.blockedUntil - now + jitter, reason: 'retry_after' };
     }
@@ -164,7 +164,7 @@ export class RateLimiter {
   settle(headers: RateLimitHeaders | undefined, sentAt: number, receivedAt: number): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (!headers) {
-      this.share.lostAnswer();
+      this.share.uncounted();
       return;
     }
     if (headers.date !== undefined) this.skew.observe(headers.date, sentAt, receivedAt);
@@ -189,7 +189,7 @@ export class RateLimiter {
     this.backoff = Math.min(MAX_BACKOFF, this.backoff * 2);
     this.rejectedThisWindow = true;
     this.refusalsInRow += 1;
-    this.share.refusal();
+    this.share.uncounted();
   }
 }
 

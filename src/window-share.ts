@@ -22,49 +22,43 @@ export class WindowShare {
   private limit = 0;
   private minRemaining = 0;
   private ours = 0;
-  private lostAnswers = 0;
+  private uncertain = 0;
   private others = 0;
   /** The estimate at the end of the last window we saw: it holds until this window says more. */
   private previous = 1;
   private shortestWindowMs?: number;
   private othersAtFirst = 0; // others' calls already counted at our first answer in the window
-  private refused = false; // a 429 in this window: someone else spent what we counted on
 
   /** Learns from one answer of ours that the server counted. */
   observe(o: WindowObservation): void {
     if (this.reset !== undefined && o.reset < this.reset) return; // a late answer from a closed window
     if (this.reset === undefined || o.reset > this.reset) {
       if (this.reset !== undefined) {
-        this.previous = Math.max(this.estimate(true), this.refused ? 2 : 1);
+        this.previous = this.estimate(true);
         const gap = (o.reset - this.reset) * 1000;
         this.shortestWindowMs = Math.min(this.shortestWindowMs ?? gap, gap);
       }
       this.reset = o.reset;
       this.minRemaining = o.remaining;
       this.ours = 0;
-      this.lostAnswers = 0;
+      this.uncertain = 0;
       this.others = 0;
-      this.refused = false;
     }
     this.limit = o.limit;
     this.ours += 1;
     this.minRemaining = Math.min(this.minRemaining, o.remaining);
-    const others = this.limit - this.minRemaining - this.ours - o.unanswered - this.lostAnswers;
+    const others = this.limit - this.minRemaining - this.ours - o.unanswered - this.uncertain;
     this.others = Math.max(this.others, others);
     if (this.ours === 1) this.othersAtFirst = this.others;
   }
 
   /**
-   * A 429: the window was spent, by others if not by us. Count at least two until a window passes
-   * without one, so a process refused before it ever got an answer does not burst again.
+   * A call of ours ended without a count: no answer, or a 429 (not processed, says the spec, but a
+   * server may count it; the sandbox's injected 429s are counted). Taken as ours, so a lone process
+   * never reads its own refused or unanswered calls as somebody else's.
    */
-  refusal(): void {
-    this.refused = true;
-  }
-
-  /** A call of ours ended without an answer: the server may or may not have counted it. */
-  lostAnswer(): void {
-    if (this.reset !== undefined) this.lostAnswers += 1;
+  uncounted(): void {
+    if (this.reset !== undefined) this.uncertain += 1;
   }
 
   /**
@@ -93,11 +87,6 @@ export class WindowShare {
    * whole window in which nobody else spent anything.
    */
   get sharers(): number {
-    return Math.max(this.seen, this.refused ? 2 : 1);
-  }
-
-  /** The estimate from answers alone, without the floor a 429 sets. */
-  get seen(): number {
     return Math.max(this.previous, this.estimate(this.previous > 1));
   }
 

@@ -19,12 +19,17 @@ describe('WindowShare: who else spends the window, from our own answers', () => 
     }
   });
 
-  test('a call whose answer was lost is not taken for another process', () => {
+  test('a call whose answer was lost, or that was refused, is not taken for another process', () => {
     const share = new WindowShare();
     share.observe({ limit: 10, remaining: 9, reset: RESET, unanswered: 0 });
-    share.lostAnswer(); // the server counted it (remaining 8), we never heard
+    share.uncounted(); // the server counted it (remaining 8), we never heard
     share.observe({ limit: 10, remaining: 7, reset: RESET, unanswered: 0 });
+    share.uncounted(); // a 429 the server counted anyway (as the sandbox's injected ones are)
+    share.observe({ limit: 10, remaining: 5, reset: RESET, unanswered: 0 });
     expect(share.sharers).toBe(1);
+    // One call more than ours and the uncertain ones: somebody else.
+    share.observe({ limit: 10, remaining: 3, reset: RESET, unanswered: 0 });
+    expect(share.sharers).toBe(2);
   });
 
   test('others spending between our calls: as many sharers as their part says, held into the next window', () => {
