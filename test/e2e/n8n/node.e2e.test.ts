@@ -3,7 +3,7 @@
  * packed, installed as n8n's community-package installer does, a credential (sandbox URL + demo key) and
  * the example workflow (examples/n8n-workflow.json: Manual Trigger → Code → Send Batch with the error
  * output; Code → Contact Import with Wait → Contact Get Many) are imported, and `n8n execute` runs it
- * against a sandbox this test starts on 127.0.0.1. Set RELAY_SKIP_N8N_E2E=1 to skip (first run installs
+ * against a sandbox this test starts on 127.0.0.1. Set MSGSVC_SKIP_N8N_E2E=1 to skip (first run installs
  * the n8n host: minutes).
  */
 import { readFileSync } from 'node:fs';
@@ -30,7 +30,7 @@ import {
 
 const PACKAGE = 'n8n-nodes-messaging-service';
 const MINUTES = 60_000;
-const skip = process.env.RELAY_SKIP_N8N_E2E === '1';
+const skip = process.env.MSGSVC_SKIP_N8N_E2E === '1';
 const describeE2e = skip ? describe.skip : describe;
 
 describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {

@@ -3,7 +3,7 @@
  * database; manual executions go to the workers (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS). 5,000 items in
  * 4 concurrent executions (1,250 each: 3 batch calls) on ONE sandbox key with a low ceiling (2 requests
  * per 1 s window), so the two workers' pacing meets the shared limit. The ledger shows every message
- * exactly once; the 429s, wall time and items per second are printed. RELAY_SKIP_N8N_E2E=1 skips it.
+ * exactly once; the 429s, wall time and items per second are printed. MSGSVC_SKIP_N8N_E2E=1 skips it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,7 +34,7 @@ const MINUTES = 60_000;
 const OWNER = { email: 'owner@example.com', password: 'QueueE2e-pass1' };
 const EXECUTIONS = 4;
 const PER_EXECUTION = 1250;
-const describeE2e = process.env.RELAY_SKIP_N8N_E2E === '1' ? describe.skip : describe;
+const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
 
 describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one rate-limited key', () => {
 	let sb: Sandbox;

@@ -6,7 +6,7 @@
  *     (`true`) each end with 1,000 delivered and 0 sent twice (keys follow the execution lineage);
  *   - a second normal execution of the same workflow sends again (a new trigger is a new lineage);
  *   - examples/n8n-resend-failed.json: failed rows leave by the error output, are fixed, and are sent.
- * One n8n (`n8n start`, SQLite, default saving) serves the whole file. RELAY_SKIP_N8N_E2E=1 skips it.
+ * One n8n (`n8n start`, SQLite, default saving) serves the whole file. MSGSVC_SKIP_N8N_E2E=1 skips it.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -36,7 +36,7 @@ import {
 const PACKAGE = 'n8n-nodes-messaging-service';
 const MINUTES = 60_000;
 const OWNER = { email: 'owner@example.com', password: 'RetryE2e-pass1' };
-const describeE2e = process.env.RELAY_SKIP_N8N_E2E === '1' ? describe.skip : describe;
+const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
 
 /** Start → "Recipients" (Code: `count` items) → "Send Batch" (Messaging Service, each item one message). */
 function batchWorkflow(name: string, count: number): Omit<N8nWorkflow, 'id'> {

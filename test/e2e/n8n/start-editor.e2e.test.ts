@@ -2,7 +2,7 @@
  * `npm run n8n` with a credential file whose key comes from the environment (`${VAR}`): the substituted
  * secret never lands on disk readable by others — n8n stores it encrypted, and the copy handed to
  * `n8n import:credentials` is a 0600 file removed right after. Runs start-editor.ts as a user would,
- * against a real n8n 2.41.1. RELAY_SKIP_N8N_E2E=1 skips it.
+ * against a real n8n 2.41.1. MSGSVC_SKIP_N8N_E2E=1 skips it.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { spawnTracked, stopChild } from './harness/processes.ts';
 import { ensureHost, freePort, N8nRest, nodeBinary, repoRoot, run, withPrivateInputFile, type N8nHome } from './n8n-harness.ts';
 
 const MINUTES = 60_000;
-const describeE2e = process.env.RELAY_SKIP_N8N_E2E === '1' ? describe.skip : describe;
+const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
 
 /** Every file under dir (recursively) whose bytes contain `needle`. */
 async function filesContaining(dir: string, needle: string): Promise<string[]> {

@@ -27,7 +27,7 @@
  * Sign-in: n8n 2.x asks for an owner account on the first screen. We pre-create it headless with
  * n8n's own env (N8N_INSTANCE_OWNER_MANAGED_BY_ENV=true, N8N_INSTANCE_OWNER_EMAIL,
  * N8N_INSTANCE_OWNER_PASSWORD_HASH = bcrypt): the browser shows the sign-in form straight away.
- * Defaults owner@example.com / RelayN8n-local1; override with N8N_EDITOR_EMAIL / N8N_EDITOR_PASSWORD.
+ * Defaults owner@example.com / MessagingN8n-local1; override with N8N_EDITOR_EMAIL / N8N_EDITOR_PASSWORD.
  * The n8n host itself is the cached one of setup-host.sh (first time ~3.5 min).
  */
 import { createHash } from 'node:crypto';
@@ -140,7 +140,7 @@ async function main(): Promise<void> {
   await mkdir(userFolder, { recursive: true });
 
   // Owner pre-created by n8n itself at start (bcrypt hash, as n8n stores it).
-  const owner = { email: process.env.N8N_EDITOR_EMAIL ?? 'owner@example.com', password: process.env.N8N_EDITOR_PASSWORD ?? 'RelayN8n-local1' };
+  const owner = { email: process.env.N8N_EDITOR_EMAIL ?? 'owner@example.com', password: process.env.N8N_EDITOR_PASSWORD ?? 'MessagingN8n-local1' };
   const home = await createN8nHome({ packageTarball: tarball, packageName: manifest.name, userFolder, keep: true });
   Object.assign(home.env, ownerEnv(home, owner));
   say(`installed ${manifest.name}@${manifest.version} into ${home.packageDir}`);

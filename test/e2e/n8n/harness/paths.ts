@@ -1,6 +1,6 @@
 /**
  * Where things are: the repo root (CommonJS-compatible: no import.meta, no __dirname — found by walking
- * up from process.cwd(), or RELAY_REPO_ROOT), Node 24 to run n8n with, and free local ports.
+ * up from process.cwd(), or MSGSVC_REPO_ROOT), Node 24 to run n8n with, and free local ports.
  */
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -8,16 +8,16 @@ import { dirname, join, resolve } from 'node:path';
 
 let repoRootCache: string | undefined;
 
-/** The repo root: RELAY_REPO_ROOT, or the first dir up from cwd that holds test/e2e/n8n/setup-host.sh. */
+/** The repo root: MSGSVC_REPO_ROOT, or the first dir up from cwd that holds test/e2e/n8n/setup-host.sh. */
 export function repoRoot(): string {
   if (repoRootCache) return repoRootCache;
-  const fromEnv = process.env.RELAY_REPO_ROOT;
+  const fromEnv = process.env.MSGSVC_REPO_ROOT;
   if (fromEnv) return (repoRootCache = resolve(fromEnv));
   let dir = process.cwd();
   for (;;) {
     if (existsSync(join(dir, 'test', 'e2e', 'n8n', 'setup-host.sh'))) return (repoRootCache = dir);
     const up = dirname(dir);
-    if (up === dir) throw new Error(`n8n-harness: cannot find the repo root from ${process.cwd()} (set RELAY_REPO_ROOT)`);
+    if (up === dir) throw new Error(`n8n-harness: cannot find the repo root from ${process.cwd()} (set MSGSVC_REPO_ROOT)`);
     dir = up;
   }
 }
