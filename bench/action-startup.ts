@@ -10,12 +10,10 @@
  *    first request reaching a local HTTP server, against spawning `node -e ''` until it exits. Medians
  *    of interleaved rounds, printed as ratios to bare node.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { median, startColdStartProbe } from './cold-start-probe.ts';
 
 const ROOT = join(dirname(process.argv[1]), '..');
 const DIST = join(ROOT, 'action', 'dist', 'index.js');
@@ -67,73 +65,8 @@ console.log(`  ${'committed action/dist (all .js)'.padEnd(46)} ${MB(distSize).pa
 
 // ------------------------------------------------------------------ 2. cold start
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 async function main(): Promise<void> {
-  let firstRequestAt: ((t: number) => void) | undefined;
-  const server = createServer((req, res) => {
-    const t = performance.now();
-    req.resume();
-    req.on('end', () => {
-      firstRequestAt?.(t);
-      firstRequestAt = undefined;
-      const reset = Math.floor(Date.now() / 1000) + 60;
-      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_bench', 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '999', 'x-ratelimit-reset': String(reset) });
-      res.end(JSON.stringify({ data: [{ index: 0, id: 'msg_bench' }] }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-
-  const temp = mkdtempSync(join(tmpdir(), 'action-startup-'));
-  writeFileSync(join(temp, 'event.json'), JSON.stringify({ release: { tag_name: 'v1.0.0' } }));
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    GITHUB_OUTPUT: join(temp, 'output'),
-    GITHUB_STEP_SUMMARY: join(temp, 'summary'),
-    GITHUB_WORKSPACE: temp,
-    GITHUB_EVENT_PATH: join(temp, 'event.json'),
-    GITHUB_EVENT_NAME: 'release',
-    GITHUB_REPOSITORY: 'acme/shop',
-    GITHUB_RUN_ID: '1',
-    GITHUB_RUN_ATTEMPT: '1',
-    GITHUB_JOB: 'bench',
-    GITHUB_ACTION: 'bench',
-    'INPUT_MODE': 'send',
-    'INPUT_API-KEY': 'sk_bench',
-    'INPUT_BASE-URL': base,
-    'INPUT_CHANNEL': 'email',
-    'INPUT_TO': 'a@example.com',
-    'INPUT_BODY': 'Released {{ event.release.tag_name }}',
-    'INPUT_WAIT': 'true',
-    'INPUT_WAIT-TIMEOUT': '60',
-    'INPUT_MAX-RATE-LIMIT-WAIT': '60',
-    'INPUT_FAIL-ON-ERROR': 'true',
-    'INPUT_DRY-RUN': 'false',
-    'INPUT_FILE-FORMAT': 'auto',
-    'INPUT_ENV-VARS': '',
-  };
-
-  /** ms from spawn to the first request (or to exit when `toExit`). */
-  function once(args: string[], toExit: boolean): Promise<number> {
-    return new Promise((resolve, reject) => {
-      writeFileSync(env.GITHUB_OUTPUT, '');
-      writeFileSync(env.GITHUB_STEP_SUMMARY, '');
-      const t0 = performance.now();
-      let first: number | undefined;
-      if (!toExit) firstRequestAt = (t) => (first = t - t0);
-      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-      child.on('error', reject);
-      child.on('exit', (code) => {
-        if (toExit) return resolve(performance.now() - t0);
-        if (code !== 0 || first === undefined) return reject(new Error(`${args.join(' ')} exited ${code} without a request`));
-        resolve(first);
-      });
-    });
-  }
+  const { base, once, close } = await startColdStartProbe();
 
   const rows: [string, string[], boolean][] = [
     ["node -e ''                               (spawn → exit)         ", ['-e', ''], true],
@@ -155,8 +88,7 @@ async function main(): Promise<void> {
     console.log(`  ${label} ${t.toFixed(0).padStart(5)} ms${i ? `  = ${ratio.toFixed(2)}× bare node` : ''}`);
   }
   console.log(`  (the committed dist also loads its source-map support: ${(statSync(join(ROOT, 'action', 'dist', 'sourcemap-register.cjs')).size / 1e3).toFixed(0)} kB)`);
-  server.close();
-  rmSync(temp, { recursive: true, force: true });
+  close();
 }
 
 main().catch((error: unknown) => {
