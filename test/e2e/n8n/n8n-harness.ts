@@ -10,6 +10,7 @@
  *   server.ts     `n8n start` / `n8n worker`
  *   rest.ts       the REST API the editor uses (login, workflows, executions, retry)
  *   redis.ts      redis-server for queue mode
+ *   messaging-package.ts  this repo's package, built and packed
  */
 export { freePort, nodeBinary, repoRoot } from './harness/paths.ts';
 export { killAll, run, type RunOptions, type RunResult } from './harness/processes.ts';
@@ -30,3 +31,4 @@ export { manualWorkflow, type ChainNode, type N8nWorkflow } from './harness/work
 export { startN8n, type N8nServer, type StartOptions } from './harness/server.ts';
 export { executionItems, N8nRest, N8nRestError, ownerEnv, type ExecutionSummary, type OwnerLogin } from './harness/rest.ts';
 export { ensureRedis, startRedis, type RedisServer } from './harness/redis.ts';
+export { buildAndPackMessagingPackage, MESSAGING_PACKAGE } from './harness/messaging-package.ts';

@@ -13,22 +13,22 @@ import { join } from 'node:path';
 import { start } from '../../../sandbox/server.ts';
 import type { Sandbox } from '../../../sandbox/server.ts';
 import {
+	buildAndPackMessagingPackage,
 	createN8nHome,
 	ensureHost,
 	executeWorkflow,
 	importCredentials,
 	importWorkflow,
 	killAll,
+	MESSAGING_PACKAGE as PACKAGE,
 	outputItems,
 	repoRoot,
-	run,
 	type N8nCredential,
 	type N8nHome,
 	type N8nWorkflow,
 	stopwatch,
 } from './n8n-harness.ts';
 
-const PACKAGE = 'n8n-nodes-messaging-service';
 const MINUTES = 60_000;
 const skip = process.env.MSGSVC_SKIP_N8N_E2E === '1';
 const describeE2e = skip ? describe.skip : describe;
@@ -44,12 +44,7 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 		await time('ensureHost', () => ensureHost());
 		sb = await start({ port: 0, host: '127.0.0.1', config: { job_rows_per_second: 2000 } });
 		work = await mkdtemp(join(tmpdir(), 'n8n-node-e2e-'));
-		// Build + npm pack under the repo's build lock (the lint test packs too).
-		const packed = await time('build+pack', () =>
-			run(join(repoRoot(), 'node_modules', '.bin', 'node'), [join(repoRoot(), 'nodes', 'build', 'lint-package.mjs'), '--pack-only', '--out', work], { cwd: repoRoot(), timeoutMs: 6 * MINUTES }),
-		);
-		if (packed.code !== 0) throw new Error(`build/pack failed:\n${packed.stderr}`);
-		tarball = JSON.parse(packed.stdout.trim().split('\n').at(-1)!).tarball;
+		tarball = await time('build+pack', () => buildAndPackMessagingPackage(work));
 		home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
 		// The sandbox credential every example workflow names (msgSandboxCred).
 		const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;

@@ -11,17 +11,16 @@ import { join } from 'node:path';
 import { start } from '../../../sandbox/server.ts';
 import type { Sandbox } from '../../../sandbox/server.ts';
 import {
+	buildAndPackMessagingPackage,
 	createN8nHome,
 	ensureHost,
 	executionItems,
 	importCredentials,
 	killAll,
 	manualWorkflow,
+	MESSAGING_PACKAGE as PACKAGE,
 	N8nRest,
-	nodeBinary,
 	ownerEnv,
-	repoRoot,
-	run,
 	startN8n,
 	startRedis,
 	type N8nHome,
@@ -29,7 +28,6 @@ import {
 	type RedisServer,
 } from './n8n-harness.ts';
 
-const PACKAGE = 'n8n-nodes-messaging-service';
 const MINUTES = 60_000;
 const OWNER = { email: 'owner@example.com', password: 'QueueE2e-pass1' };
 const EXECUTIONS = 4;
@@ -48,9 +46,7 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 		await ensureHost();
 		sb = await start({ port: 0, host: '127.0.0.1', config: { window_seconds: 1, accounts: [{ id: 'acc_rate_limited', rate_limit: 2 }] } });
 		work = await mkdtemp(join(tmpdir(), 'n8n-queue-e2e-'));
-		const packed = await run(nodeBinary(), [join(repoRoot(), 'nodes', 'build', 'lint-package.mjs'), '--pack-only', '--out', work], { cwd: repoRoot(), timeoutMs: 6 * MINUTES });
-		if (packed.code !== 0) throw new Error(`build/pack failed:\n${packed.stderr}`);
-		const tarball = JSON.parse(packed.stdout.trim().split('\n').at(-1)!).tarball as string;
+		const tarball = await buildAndPackMessagingPackage(work);
 		redis = await startRedis();
 		home = await createN8nHome({
 			packageTarball: tarball,

@@ -15,16 +15,17 @@ import { join } from 'node:path';
 import { start } from '../../../sandbox/server.ts';
 import type { Sandbox } from '../../../sandbox/server.ts';
 import {
+	buildAndPackMessagingPackage,
 	createN8nHome,
 	ensureHost,
 	executionItems,
 	importCredentials,
 	killAll,
 	manualWorkflow,
+	MESSAGING_PACKAGE as PACKAGE,
 	N8nRest,
 	ownerEnv,
 	repoRoot,
-	run,
 	startN8n,
 	stopwatch,
 	type N8nCredential,
@@ -33,7 +34,6 @@ import {
 	type N8nWorkflow,
 } from './n8n-harness.ts';
 
-const PACKAGE = 'n8n-nodes-messaging-service';
 const MINUTES = 60_000;
 const OWNER = { email: 'owner@example.com', password: 'RetryE2e-pass1' };
 const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
@@ -76,11 +76,7 @@ describeE2e('what is safe to retry in a real n8n 2.41.1 (REST API, as the editor
 		await time('ensureHost', () => ensureHost());
 		sb = await start({ port: 0, host: '127.0.0.1', config: { job_rows_per_second: 2000 } });
 		work = await mkdtemp(join(tmpdir(), 'n8n-retry-e2e-'));
-		const packed = await time('build+pack', () =>
-			run(join(repoRoot(), 'node_modules', '.bin', 'node'), [join(repoRoot(), 'nodes', 'build', 'lint-package.mjs'), '--pack-only', '--out', work], { cwd: repoRoot(), timeoutMs: 6 * MINUTES }),
-		);
-		if (packed.code !== 0) throw new Error(`build/pack failed:\n${packed.stderr}`);
-		const tarball = JSON.parse(packed.stdout.trim().split('\n').at(-1)!).tarball as string;
+		const tarball = await time('build+pack', () => buildAndPackMessagingPackage(work));
 		home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
 		const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
 		await time('importCredentials', () => importCredentials(home!, [{ ...credential, data: { ...credential.data, baseUrl: sb.url } }]));

@@ -9,7 +9,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnTracked, stopChild } from './harness/processes.ts';
-import { ensureHost, freePort, N8nRest, nodeBinary, repoRoot, run, withPrivateInputFile, type N8nHome } from './n8n-harness.ts';
+import { buildAndPackMessagingPackage, ensureHost, freePort, N8nRest, nodeBinary, repoRoot, withPrivateInputFile, type N8nHome } from './n8n-harness.ts';
 
 const MINUTES = 60_000;
 const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
@@ -54,9 +54,7 @@ describeE2e('npm run n8n (start-editor.ts) with a ${VAR} credential', () => {
 	beforeAll(async () => {
 		await ensureHost();
 		work = await mkdtemp(join(tmpdir(), 'n8n-editor-e2e-'));
-		const packed = await run(nodeBinary(), [join(repoRoot(), 'nodes', 'build', 'lint-package.mjs'), '--pack-only', '--out', work], { cwd: repoRoot(), timeoutMs: 6 * MINUTES });
-		if (packed.code !== 0) throw new Error(`build/pack failed:\n${packed.stderr}`);
-		tarball = JSON.parse(packed.stdout.trim().split('\n').at(-1)!).tarball as string;
+		tarball = await buildAndPackMessagingPackage(work);
 	}, 20 * MINUTES);
 
 	afterAll(async () => {
