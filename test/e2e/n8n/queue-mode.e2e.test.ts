@@ -17,7 +17,6 @@ import {
 	executionItems,
 	importCredentials,
 	killAll,
-	manualWorkflow,
 	MESSAGING_PACKAGE as PACKAGE,
 	N8nRest,
 	ownerEnv,
@@ -27,11 +26,14 @@ import {
 	type N8nServer,
 	type RedisServer,
 } from './n8n-harness.ts';
+import { failAfterFirstChunk, sendBatchWorkflow } from './send-batch-steps.ts';
 
 const MINUTES = 60_000;
 const OWNER = { email: 'owner@example.com', password: 'QueueE2e-pass1' };
 const EXECUTIONS = 4;
 const PER_EXECUTION = 1250;
+/** One sandbox key with a low ceiling, shared by every execution on both workers. */
+const LOW_CEILING_CREDENTIAL = { id: 'msgQueueCred', name: 'Messaging Service (low ceiling)' };
 const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
 
 describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one rate-limited key', () => {
@@ -58,7 +60,7 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 			},
 		});
-		await importCredentials(home, [{ id: 'msgQueueCred', name: 'Messaging Service (low ceiling)', type: 'messagingServiceApi', data: { apiKey: 'sk_test_demo_rate_limited', baseUrl: sb.url } }]);
+		await importCredentials(home, [{ ...LOW_CEILING_CREDENTIAL, type: 'messagingServiceApi', data: { apiKey: 'sk_test_demo_rate_limited', baseUrl: sb.url } }]);
 		// The main first (it migrates the database), then the workers.
 		servers.push(await startN8n(home, { env: ownerEnv(home, OWNER), timeoutMs: 3 * MINUTES }));
 		servers.push(...(await Promise.all([1, 2].map(() => startN8n(home!, { command: 'worker', timeoutMs: 3 * MINUTES })))));
@@ -80,27 +82,8 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 		async () => {
 			const ids: string[] = [];
 			for (let e = 0; e < EXECUTIONS; e++) {
-				const wf = manualWorkflow({
-					id: `queueWf${e}`,
-					name: `queue ${e}`,
-					nodes: [
-						{
-							name: 'Recipients',
-							type: 'n8n-nodes-base.code',
-							typeVersion: 2,
-							parameters: { jsCode: `return Array.from({ length: ${PER_EXECUTION} }, (_, i) => ({ json: { email: 'q${e}-' + i + '@example.com', n: i } }));` },
-						},
-						{
-							name: 'Send Batch',
-							type: `${PACKAGE}.messagingService`,
-							parameters: { resource: 'message', operation: 'sendBatch', channel: 'email', to: '={{ $json.email }}', subject: 'Hello', body: '=Message {{ $json.n }}', options: {} },
-							credentials: { messagingServiceApi: { id: 'msgQueueCred', name: 'Messaging Service (low ceiling)' } },
-						},
-					],
-				});
-				const { id: _id, ...body } = wf;
-				void _id;
-				ids.push((await rest.createWorkflow(body)).id);
+				const wf = sendBatchWorkflow({ id: `queueWf${e}`, name: `queue ${e}`, count: PER_EXECUTION, emailPrefix: `q${e}-`, credential: LOW_CEILING_CREDENTIAL });
+				ids.push((await rest.createWorkflow(wf)).id);
 			}
 			const started = Date.now();
 			const executionIds = await Promise.all(ids.map((id) => rest.runWorkflow(id)));
@@ -141,29 +124,8 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 		'a Retry of an execution that failed after 500 of 1,000 on a worker: the worker reads the lineage, nothing is sent twice',
 		async () => {
 			sb.control.reset();
-			const wf = manualWorkflow({
-				id: 'queueRetryWf',
-				name: 'queue retry',
-				nodes: [
-					{ name: 'Recipients', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: `return Array.from({ length: 1000 }, (_, n) => ({ json: { email: 'r' + n + '@example.com', n } }));` } },
-					{
-						name: 'Send Batch',
-						type: `${PACKAGE}.messagingService`,
-						parameters: { resource: 'message', operation: 'sendBatch', channel: 'email', to: '={{ $json.email }}', subject: 'Hello', body: '=Message {{ $json.n }}', options: {} },
-						credentials: { messagingServiceApi: { id: 'msgQueueCred', name: 'Messaging Service (low ceiling)' } },
-					},
-				],
-			});
-			const { id: _id, ...body } = wf;
-			void _id;
-			const { id } = await rest.createWorkflow(body);
-			sb.control.addFault({ route: 'POST /v1/messages/batch', kind: 'error_500_before_commit', skip: 1, count: 50 });
-			const failedId = await rest.runWorkflow(id);
-			const failed = await rest.waitForExecution(failedId);
-			expect(failed.status).toBe('error');
-			expect(failed.data.resultData.metadata).toEqual({ msgsvc_lineage: failedId });
-			expect(sb.control.summary().messages).toBe(500);
-			sb.control.clearFaults();
+			const { id } = await rest.createWorkflow(sendBatchWorkflow({ id: 'queueRetryWf', name: 'queue retry', count: 1000, emailPrefix: 'r', credential: LOW_CEILING_CREDENTIAL }));
+			const failedId = await failAfterFirstChunk(rest, sb, id);
 
 			const retried = await rest.retry(failedId, false);
 			expect(retried).toMatchObject({ mode: 'retry', retryOf: failedId, status: 'success' });

@@ -21,7 +21,6 @@ import {
 	executionItems,
 	importCredentials,
 	killAll,
-	manualWorkflow,
 	MESSAGING_PACKAGE as PACKAGE,
 	N8nRest,
 	ownerEnv,
@@ -33,6 +32,7 @@ import {
 	type N8nServer,
 	type N8nWorkflow,
 } from './n8n-harness.ts';
+import { failAfterFirstChunk, sendBatchWorkflow } from './send-batch-steps.ts';
 
 const MINUTES = 60_000;
 const OWNER = { email: 'owner@example.com', password: 'RetryE2e-pass1' };
@@ -40,27 +40,7 @@ const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : de
 
 /** Start → "Recipients" (Code: `count` items) → "Send Batch" (Messaging Service, each item one message). */
 function batchWorkflow(name: string, count: number): Omit<N8nWorkflow, 'id'> {
-	const wf = manualWorkflow({
-		id: 'retryWf',
-		name,
-		nodes: [
-			{
-				name: 'Recipients',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				parameters: { jsCode: `return Array.from({ length: ${count} }, (_, n) => ({ json: { email: 'user' + n + '@example.com', n } }));` },
-			},
-			{
-				name: 'Send Batch',
-				type: `${PACKAGE}.messagingService`,
-				parameters: { resource: 'message', operation: 'sendBatch', channel: 'email', to: '={{ $json.email }}', subject: 'Hello', body: '=Message {{ $json.n }}', options: {} },
-				credentials: { messagingServiceApi: { id: 'msgSandboxCred', name: 'Messaging Service (sandbox)' } },
-			},
-		],
-	});
-	const { id: _id, ...rest } = wf;
-	void _id;
-	return rest;
+	return sendBatchWorkflow({ id: 'retryWf', name, count, emailPrefix: 'user', credential: { id: 'msgSandboxCred', name: 'Messaging Service (sandbox)' } });
 }
 
 describeE2e('what is safe to retry in a real n8n 2.41.1 (REST API, as the editor calls it)', () => {
@@ -96,25 +76,13 @@ describeE2e('what is safe to retry in a real n8n 2.41.1 (REST API, as the editor
 
 	beforeEach(() => sb.control.reset());
 
-	/** Runs the workflow with the second chunk refused on every attempt; resolves to the failed execution. */
-	async function failAfterFirstChunk(workflowId: string): Promise<string> {
-		sb.control.addFault({ route: 'POST /v1/messages/batch', kind: 'error_500_before_commit', skip: 1, count: 50 });
-		const executionId = await rest.runWorkflow(workflowId);
-		const failed = await rest.waitForExecution(executionId);
-		expect(failed.status).toBe('error');
-		expect(failed.data.resultData.metadata).toEqual({ msgsvc_lineage: executionId });
-		expect(sb.control.summary().messages).toBe(500);
-		sb.control.clearFaults();
-		return executionId;
-	}
-
 	for (const loadWorkflow of [false, true]) {
 		const label = loadWorkflow ? 'with currently saved workflow' : 'with original workflow';
 		test(
 			`Retry ${label} (loadWorkflow: ${loadWorkflow}) after 500 of 1,000 went out: 1,000 delivered, 0 sent twice`,
 			async () => {
 				const { id } = await rest.createWorkflow(batchWorkflow(`retry ${label}`, 1000));
-				const failedId = await failAfterFirstChunk(id);
+				const failedId = await failAfterFirstChunk(rest, sb, id);
 
 				const retried = await time(`retry ${loadWorkflow}`, () => rest.retry(failedId, loadWorkflow));
 				const summary = sb.control.summary();
