@@ -50,3 +50,38 @@ export async function runChunks<T, R>(
   await Promise.all(Array.from({ length: lanes }, lane));
   return { results, error: stop?.error };
 }
+
+/** UTF-8 length of a string, without Buffer or TextEncoder (src/ uses no host globals). */
+export function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4; // a surrogate pair is one 4-byte character
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * Like `chunk`, but each chunk's JSON body also stays within `maxBytes`: `overheadBytes` is the body
+ * with an empty list, each item adds its JSON size and a comma. An item too big on its own gets a
+ * chunk of its own (the caller refuses it before sending).
+ */
+export function chunkWithin<T>(items: readonly T[], maxCount: number, maxBytes: number, overheadBytes: number): (Chunk<T> & { bytes: number })[] {
+  const chunks: (Chunk<T> & { bytes: number })[] = [];
+  let current: (Chunk<T> & { bytes: number }) | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const size = utf8Bytes(JSON.stringify(items[i]) ?? 'null') + 1;
+    if (!current || current.items.length >= maxCount || (current.items.length > 0 && current.bytes + size > maxBytes)) {
+      current = { chunk: chunks.length, offset: i, items: [], bytes: overheadBytes };
+      chunks.push(current);
+    }
+    current.items.push(items[i]);
+    current.bytes += size;
+  }
+  return chunks;
+}

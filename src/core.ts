@@ -10,6 +10,8 @@ export interface ClientCore {
   concurrency: number;
   /** Bound on the time one operation may spend waiting for rate windows. */
   maxWaitMs: number;
+  /** Bound on one call's JSON body; chunks are cut to stay within it. */
+  maxBodyBytes: number;
   newIdempotencyKey(): string;
 }
 

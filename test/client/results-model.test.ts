@@ -182,8 +182,8 @@ describe('import results', () => {
     const outcome: ImportWaitOutcome = {
       chunks,
       waits: [
-        { chunk: 0, offset: 0, jobId: 'job_a', result: { status: 'completed', job: done } },
-        { chunk: 1, offset: 3, jobId: 'job_b', result: { status: 'timeout', job: job('job_b', { processed: 1 }) } },
+        { chunk: 0, offset: 0, count: 3, jobId: 'job_a', result: { status: 'completed', job: done } },
+        { chunk: 1, offset: 3, count: 3, jobId: 'job_b', result: { status: 'timeout', job: job('job_b', { processed: 1 }) } },
       ],
       rowErrors: [
         { index: 1, rowInJob: 1, jobId: 'job_a', chunk: 0, code: 'validation_failed', message: 'bad email', param: 'email', error: {} },
