@@ -2,6 +2,7 @@ import { normalizeBaseUrl } from './base-url.ts';
 import type { ClientCore } from './core.ts';
 import { inputError } from './errors.ts';
 import { randomIdempotencyKey, sha256Hex } from './idempotency.ts';
+import { DEFAULT_MAX_PAGES } from './pagination.ts';
 import { processLimiters } from './rate-limiter.ts';
 import type { LimiterRegistry } from './rate-limiter.ts';
 import { RequestSender } from './request-sender.ts';
@@ -40,6 +41,11 @@ export interface ClientOptions {
    * The service's own limit is not shown; a call it refuses as too large (413) is split in half.
    */
   maxBodyBytes?: number;
+  /**
+   * Most pages one list walk fetches before it stops with `page_cap_reached` (default 10,000): the
+   * cursor is opaque and never compared, so this is what ends a listing that never ends.
+   */
+  maxPages?: number;
   retry?: Partial<RetryOptions>;
   userAgent?: string;
   /** Default: a random UUID per logical write. */
@@ -89,6 +95,7 @@ export class MessagingClient {
       concurrency,
       maxWaitMs: options.maxWaitMs ?? 5 * 60_000,
       maxBodyBytes,
+      maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
       newIdempotencyKey: options.idempotencyKeyFactory ?? randomIdempotencyKey,
     };
     this.jobs = new Jobs(core);

@@ -12,6 +12,8 @@ export interface ClientCore {
   maxWaitMs: number;
   /** Bound on one call's JSON body; chunks are cut to stay within it. */
   maxBodyBytes: number;
+  /** Bound on the pages one list walk may fetch. */
+  maxPages: number;
   newIdempotencyKey(): string;
 }
 

@@ -17,6 +17,8 @@ export interface ListOptions {
   /** A `next_cursor` from an earlier page, handed back as `starting_after`, as is. */
   startingAfter?: string;
   signal?: AbortSignal;
+  /** Walks only: the most pages to fetch before stopping with `page_cap_reached` (default: the client's `maxPages`). */
+  maxPages?: number;
 }
 
 export class Contacts {
@@ -124,7 +126,7 @@ export class Contacts {
   /** Every contact from the cursor on, page by page (`for await`, `.pages()`, `.toArray({ max })`). */
   list(options?: ListOptions): Paginator<Record<string, unknown>> {
     const limit = pageSizeFor(options?.limit);
-    return new Paginator((cursor) => this.listPage({ limit, startingAfter: cursor, signal: options?.signal }), options?.startingAfter);
+    return new Paginator((cursor) => this.listPage({ limit, startingAfter: cursor, signal: options?.signal }), options?.startingAfter, options?.maxPages ?? this.core.maxPages);
   }
 }
 
