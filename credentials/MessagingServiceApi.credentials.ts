@@ -1,4 +1,5 @@
 import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import { CREDENTIAL_TEST_RULES } from './credential-test-rules.ts';
 
 /**
  * The service's API key (sent only as `Authorization: Bearer …`, spec §5) and its base URL (ending in
@@ -14,7 +15,7 @@ export class MessagingServiceApi implements ICredentialType {
 		dark: 'file:../nodes/MessagingService/messagingService.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/relay-messaging/n8n-nodes-messaging-service#credentials';
+	documentationUrl = 'https://github.com/messaging-service/n8n-nodes-messaging-service/blob/main/docs/n8n.md#credential';
 
 	properties: INodeProperties[] = [
 		{
@@ -46,11 +47,18 @@ export class MessagingServiceApi implements ICredentialType {
 		},
 	};
 
+	/**
+	 * n8n's declarative test shows only the HTTP reason ("Unauthorized") for a failed request, so a revoked,
+	 * an expired and a plan-expired key would all read alike. The request therefore keeps error answers
+	 * as its result (`ignoreHttpStatusErrors`) and the rules name the service's code and its remedy.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl}}',
 			url: '/account',
 			method: 'GET',
+			ignoreHttpStatusErrors: true,
 		},
+		rules: CREDENTIAL_TEST_RULES,
 	};
 }

@@ -32,13 +32,14 @@ export async function waitForJob(getJob: () => Promise<Job>, runtime: Runtime, o
   let last: Job | undefined;
   for (;;) {
     if (options.signal?.aborted) return { status: 'aborted', job: last };
-    let job: Job;
-    try {
-      job = await getJob();
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'aborted') return { status: 'aborted', job: last };
-      throw error;
+    // Settled, not try/catch: a service error propagates as the layer's own ApiError (the node converts
+    // it at its boundary); only a cancelled request becomes a result here.
+    const poll = await getJob().then((job) => ({ job }), (error: unknown) => ({ error }));
+    if ('error' in poll) {
+      if (poll.error instanceof ApiError && poll.error.code === 'aborted') return { status: 'aborted', job: last };
+      throw poll.error;
     }
+    const { job } = poll;
     if (options.onProgress && (!last || last.processed !== job.processed || last.failed !== job.failed)) options.onProgress(job);
     last = job;
     if (isJobFinished(job)) return { status: 'completed', job };

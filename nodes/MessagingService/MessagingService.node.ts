@@ -5,6 +5,7 @@ import * as contact from './operations/contact/index.ts';
 import * as contactAttribute from './operations/contactAttribute/index.ts';
 import * as job from './operations/job/index.ts';
 import * as message from './operations/message/index.ts';
+import { getContactFields } from './methods/resourceMapping.ts';
 import { router } from './operations/router.ts';
 
 /**
@@ -20,7 +21,7 @@ export class MessagingService implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Send messages, import contacts and follow jobs on the messaging service',
+		description: 'Send messages, import contacts and follow jobs on Messaging Service',
 		defaults: { name: 'Messaging Service' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -47,6 +48,10 @@ export class MessagingService implements INodeType {
 			...job.description,
 			...account.description,
 		],
+	};
+
+	methods = {
+		resourceMapping: { getContactFields },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,5 +1,5 @@
 // `npm run lint:package`: what n8n's community-package verification checks, run locally.
-//   1. build (clean dist/) and `npm pack` — under a lock, so parallel test workers never pack a half-built dist/;
+//   1. `npm run build` (n8n's CLI, `n8n-node build`, on the staged package: n8n-cli.mjs) and `npm pack` — under a lock, so parallel test workers never pack a half-built dist/;
 //   2. the package rules on the packed package.json and file list (no runtime dependencies, peerDependencies
 //      exactly { "n8n-workflow": "*" }, no install scripts, n8n section pointing at files in the tarball, …),
 //      and the imports of every compiled .js (only n8n-workflow, node:crypto and relative paths);
@@ -142,7 +142,7 @@ async function main() {
 
   const ok = problems.length === 0 && tarballScan.passed && sourceScan.passed;
   log(ok ? `all checks passed in ${Date.now() - started} ms (${jsFiles} compiled .js scanned)` : 'FAILED');
-  console.log(JSON.stringify({ ok, tarball, files: files.length, jsFiles, packageProblems: problems, tarballScan: tarballScan.passed, sourceScan: sourceScan.passed }));
+  console.log(JSON.stringify({ ok, tarball, bytes: statSync(tarball).size, files: files.length, jsFiles, packageProblems: problems, tarballScan: tarballScan.passed, sourceScan: sourceScan.passed }));
   if (!ok) process.exitCode = 1;
 }
 

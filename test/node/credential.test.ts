@@ -11,7 +11,8 @@ import type { IAuthenticateGeneric, ICredentialDataDecryptedObject, INodeTypeDes
 import { MessagingServiceApi } from '../../credentials/MessagingServiceApi.credentials.ts';
 import { MessagingService } from '../../nodes/MessagingService/MessagingService.node.ts';
 import { nodeTypes } from './harness.ts';
-import { startSandbox } from './support.ts';
+import { testCredential } from './credential-test-runner.ts';
+import { useSandbox } from '../sandbox/helpers.ts';
 
 const credential = new MessagingServiceApi();
 const description = new MessagingService().description as INodeTypeDescription;
@@ -22,27 +23,40 @@ function resolve(value: string, credentials: ICredentialDataDecryptedObject): st
 	return workflow.expression.getParameterValue(value, null, 0, 0, 'N', [], 'internal', { $credentials: credentials } as never) as string;
 }
 
-/** What n8n's credential test does: the test request with the authenticate block applied. */
-async function credentialTest(data: ICredentialDataDecryptedObject): Promise<number> {
-	const request = credential.test!.request;
-	const base = resolve(request.baseURL as string, data).replace(/\/+$/, '');
-	const headers = Object.fromEntries(
-		Object.entries((credential.authenticate as IAuthenticateGeneric).properties.headers ?? {}).map(([k, v]) => [k, resolve(v as string, data)]),
-	);
-	const response = await fetch(`${base}${request.url}`, { method: request.method ?? 'GET', headers });
-	return response.status;
-}
+describe('the credential test (n8n-core RoutingNode, real HTTP to the sandbox) names the real cause', () => {
+	const sandbox = useSandbox();
 
-test('the credential test request is GET {baseUrl}/account with the Bearer key: 200 for a good key, 401 for a revoked one', async () => {
-	const sb = await startSandbox();
-	try {
-		expect(credential.test!.request).toMatchObject({ url: '/account', method: 'GET' });
-		expect(await credentialTest({ apiKey: 'sk_test_demo_ok', baseUrl: sb.url })).toBe(200);
-		expect(await credentialTest({ apiKey: 'sk_test_demo_ok', baseUrl: `${sb.url}/` })).toBe(200);
-		expect(await credentialTest({ apiKey: 'sk_test_demo_revoked', baseUrl: sb.url })).toBe(401);
-	} finally {
-		await sb.close();
-	}
+	test('a good key: Connection successful (with or without a trailing slash on the base URL)', async () => {
+		expect(await testCredential({ apiKey: 'sk_test_demo_ok', baseUrl: sandbox.url })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await testCredential({ apiKey: 'sk_test_demo_ok', baseUrl: `${sandbox.url}/` })).toMatchObject({ status: 'OK' });
+	});
+
+	test.each([
+		['revoked', 'sk_test_demo_revoked', 'api_key_revoked', /revoked.*Issue a new key/],
+		['expired', 'sk_test_demo_expired', 'api_key_expired', /expired.*Issue a new key/],
+		['plan expired', 'sk_test_demo_plan_expired', 'subscription_expired', /no running plan.*Renew/],
+		['suspended', 'sk_test_demo_suspended', 'account_suspended', /suspended.*A new key does not help/],
+		['trashed', 'sk_test_demo_trashed', 'account_suspended', /suspended.*A new key does not help/],
+		['unknown', 'sk_test_no_such_key', 'invalid_api_key', /knows no such key/],
+	])('a %s key shows the service\'s code and its remedy', async (_label, apiKey, code, remedy) => {
+		const result = await testCredential({ apiKey, baseUrl: sandbox.url });
+		expect(result.status).toBe('Error');
+		expect(result.message.startsWith(`${code}: `)).toBe(true);
+		expect(result.message).toMatch(remedy);
+		expect(result.message).not.toContain(apiKey);
+	});
+
+	test('a wrong base URL (the server, without /v1) says the base URL is not the API address', async () => {
+		const result = await testCredential({ apiKey: 'sk_test_demo_ok', baseUrl: sandbox.url.replace(/\/v1$/, '') });
+		expect(result).toMatchObject({ status: 'Error' });
+		expect(result.message).toMatch(/^resource_not_found: the Base URL .* ends in \/v1/);
+	});
+
+	test('every message differs: no two causes read alike', () => {
+		const messages = (credential.test!.rules ?? []).map((r) => r.properties.message);
+		expect(new Set(messages).size).toBe(messages.length);
+		for (const message of messages) expect(message.length).toBeLessThanOrEqual(160);
+	});
 });
 
 test('the credential: password key field, required base URL, documentation URL, light and dark icons', () => {
@@ -64,13 +78,14 @@ test('the node description: usable as a tool, themed icons (different files), su
 	const dark = readFileSync(join(root, 'nodes/MessagingService', icon.dark.replace(/^file:/, '')), 'utf8');
 	expect(light).not.toBe(dark);
 	const codex = JSON.parse(readFileSync(join(root, 'nodes/MessagingService/MessagingService.node.json'), 'utf8'));
-	expect(codex).toMatchObject({ node: 'n8n-nodes-messaging-service.messagingService', categories: ['Communication'] });
+	expect(codex).toMatchObject({ node: 'n8n-nodes-messaging-service.messagingService' });
+	expect(codex.categories).toContain('Communication');
 	const operations = description.properties
 		.filter((p) => p.name === 'operation')
 		.flatMap((p) => (p.options as { value: string }[]).map((o) => `${p.displayOptions!.show!.resource![0]}.${o.value}`));
 	expect(operations.sort()).toEqual(['account.get', 'contact.getAll', 'contact.import', 'contactAttribute.getAll', 'job.get', 'job.wait', 'message.get', 'message.send', 'message.sendBatch']);
 	const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-	expect(pkg.n8n).toEqual({ n8nNodesApiVersion: 1, nodes: ['dist/nodes/MessagingService/MessagingService.node.js'], credentials: ['dist/credentials/MessagingServiceApi.credentials.js'] });
+	expect(pkg.n8n).toEqual({ n8nNodesApiVersion: 1, strict: true, nodes: ['dist/nodes/MessagingService/MessagingService.node.js'], credentials: ['dist/credentials/MessagingServiceApi.credentials.js'] });
 	expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 	expect(pkg.dependencies ?? {}).toEqual({});
 });

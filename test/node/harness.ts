@@ -78,7 +78,7 @@ export interface TestCredentials {
 }
 
 /** Decrypted data from memory; `authenticate` resolves the generic block's expressions like the app. */
-class TestCredentialsHelper extends ICredentialsHelper {
+export class TestCredentialsHelper extends ICredentialsHelper {
 	private readonly data: TestCredentials;
 	/** Every Authorization header value this helper produced (to prove the key went only there). */
 	readonly authorizations: string[] = [];
@@ -160,7 +160,7 @@ export interface RunOutcome {
 	authorizations: string[];
 }
 
-function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: INode; node: INode } {
+export function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: INode; node: INode } {
 	const seed: INode = {
 		id: 'seed-node-id',
 		name: 'Seed',
@@ -194,7 +194,7 @@ function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: INode; 
 	return { workflow, seed, node };
 }
 
-function additionalDataFor(helper: TestCredentialsHelper, executionId: string, workflow: Workflow): IWorkflowExecuteAdditionalData {
+export function additionalDataFor(helper: TestCredentialsHelper, executionId: string, workflow: Workflow): IWorkflowExecuteAdditionalData {
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: workflow.id,
 		name: workflow.name,

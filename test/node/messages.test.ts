@@ -1,6 +1,6 @@
 /** Message operations through n8n-core's real engine against the sandbox over HTTP. */
 import { executeDirectly, runNode } from './harness.ts';
-import { batchParameters, credentialsFor, DEMO_KEY, isRoutableErrorJson, pairedIndex, people, startSandbox } from './support.ts';
+import { batchParameters, credentialsFor, DEMO_KEY, isRoutableErrorJson, pairedIndex, people, startSandbox, shownError } from './support.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 
 let sb: Sandbox;
@@ -38,10 +38,12 @@ test('Send Batch: 1,203 items → 3 calls of ≤500, one output per item with it
 	expect(main!.map(pairedIndex)).toEqual(items.map((_, i) => i).filter((i) => i !== 7 && i !== 640));
 	expect(errors!.map(pairedIndex)).toEqual([7, 640]);
 	const [bad, whatsappSubject] = errors!;
-	expect(bad!.json.error).toMatch(/^validation_failed: .*Fix the field named in `param`.* — item 7$/);
+	expect(bad!.json.error).toMatch(/^validation_failed: /);
+	expect((bad!.json.error as string).length).toBeLessThanOrEqual(80);
+	expect(bad!.json.message).toMatch(/^Fix the field `to`\..* — item 7$/);
 	expect(bad!.json.details).toMatchObject({ code: 'validation_failed', param: 'to', type: 'invalid_request_error', status: 422 });
 	expect(whatsappSubject!.json.details).toMatchObject({ code: 'validation_failed', param: 'subject' });
-	expect(whatsappSubject!.json.error).toMatch(/ — item 640$/);
+	expect(whatsappSubject!.json.message).toMatch(/ — item 640$/);
 	expect(sb.control.summary().duplicates_detected).toBe(0);
 });
 
@@ -72,7 +74,7 @@ test('Send Batch without continue-on-fail: an element failure stops the node; th
 	items[3]!.email = 'broken';
 	const { error, outputs } = await runNode({ parameters: batchParameters, items, credentials: credentialsFor(sb) });
 	expect(outputs).toEqual([]);
-	expect(error?.message).toMatch(/^validation_failed: .+ Fix the field named in `param`\. .*5 messages: 4 sent, 1 failed; item 3$/);
+	expect(shownError(error)).toMatch(/^validation_failed: .+ Fix the field `to`\. .*5 messages: 4 sent, 1 failed; item 3$/);
 	expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '422' });
 });
 
@@ -80,7 +82,7 @@ test('Send Batch: a whole-call failure after a chunk went out says how many went
 	sb.control.configure({ accounts: [{ id: 'acc_demo', credits: 600 }] });
 	const { error } = await runNode({ parameters: batchParameters, items: people(1200), credentials: credentialsFor(sb) });
 	expect(sb.control.ledger().messages).toHaveLength(500);
-	expect(error?.message).toMatch(/^insufficient_credits: .+ top up, then retry the identical call\..* — 1200 messages: 500 sent(, \d+ failed)?(, \d+ not attempted)?; item (500|1000)$/);
+	expect(shownError(error)).toMatch(/^insufficient_credits: .+ top up, then retry the identical call\..* — 1200 messages: 500 sent(, \d+ failed)?(, \d+ not attempted)?; item (500|1000)$/);
 	expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '402' });
 });
 
@@ -95,7 +97,8 @@ test('Send Batch: a whole-call failure with the error output routes every item o
 	expect(main).toHaveLength(0);
 	expect(errors!.map(pairedIndex)).toEqual([0, 1, 2]);
 	expect(errors![0]!.json.details).toMatchObject({ code: 'insufficient_scope', status: 403, type: expect.any(String), doc_url: expect.stringContaining('insufficient_scope'), requestId: expect.stringMatching(/^req_/), wholeCall: true });
-	expect(errors![0]!.json.error).toMatch(/^insufficient_scope: .*issue a new key with that scope.* — item 0$/);
+	expect(errors![0]!.json.error).toMatch(/^insufficient_scope: /);
+	expect(errors![0]!.json.message).toMatch(/issue a new key with that scope.* — item 0$/);
 	expect(sb.control.ledger().messages).toHaveLength(0);
 });
 
@@ -120,7 +123,7 @@ test('Send: one message per item to many recipients (chunks of 100), one output 
 	expect(errors).toHaveLength(1);
 	expect(pairedIndex(errors![0]!)).toBe(0);
 	expect(errors![0]!.json.details).toMatchObject({ code: 'validation_failed', to: 'nope', recipientIndex: 2 });
-	expect(errors![0]!.json.error).toMatch(/recipient nope; item 0$/);
+	expect(errors![0]!.json.message).toMatch(/recipient nope; item 0$/);
 	const ledger = sb.control.ledger().messages;
 	expect(ledger).toHaveLength(152);
 	expect(ledger.filter((m) => m.channel === 'whatsapp').every((m) => m.subject === null)).toBe(true);
@@ -136,7 +139,7 @@ test('Message → Get reads a sent message', async () => {
 
 test('Message → Get of an unknown id: resource_not_found with remedy and item index; routed with continue-on-fail', async () => {
 	const failing = await runNode({ parameters: { resource: 'message', operation: 'get', messageId: 'msg_doesnotexist' }, items: [{}], credentials: credentialsFor(sb) });
-	expect(failing.error?.message).toMatch(/^resource_not_found: .+ check the id and the key’s account\..* — item 0$/);
+	expect(shownError(failing.error)).toMatch(/^resource_not_found: .+ check the id and the key’s account\..* — item 0$/);
 	const routed = await runNode({
 		parameters: { resource: 'message', operation: 'get', messageId: '={{ $json.id }}' },
 		items: [{ id: 'msg_doesnotexist' }, { id: 'msg_alsomissing' }],
@@ -154,7 +157,7 @@ test('the API key goes only into the Authorization header: never in outputs or e
 	expect(JSON.stringify(ok.outputs)).not.toContain(DEMO_KEY);
 	for (const key of ['sk_test_demo_revoked', 'sk_test_demo_expired', 'sk_test_demo_plan_expired']) {
 		const failed = await runNode({ parameters: batchParameters, items: people(2), credentials: credentialsFor(sb, key) });
-		expect(failed.error?.message).toMatch(/^(api_key_revoked|api_key_expired|subscription_expired): /);
+		expect(shownError(failed.error)).toMatch(/^(api_key_revoked|api_key_expired|subscription_expired): /);
 		expect(JSON.stringify(failed.run)).not.toContain(key);
 		const routed = await runNode({ parameters: batchParameters, items: people(2), credentials: credentialsFor(sb, key), onError: 'continueErrorOutput' });
 		expect(JSON.stringify(routed.run)).not.toContain(key);

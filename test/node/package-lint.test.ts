@@ -1,9 +1,11 @@
 /**
  * `npm run lint` (eslint.config.mjs: n8n's community-node rules on what ships, typescript-eslint elsewhere)
- * and `npm run lint:package` (build + npm pack + the package rules + @n8n/scan-community-package's
+ * `npm run lint:n8n` (n8n's CLI, `n8n-node lint` in strict mode, on the staged package: nodes/build/n8n-cli.mjs)
+ * and `npm run lint:package` (`n8n-node build` + npm pack + the package rules + @n8n/scan-community-package's
  * analyzePackage on the packed tarball and on the sources) must both pass: `npm test` covers them.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
@@ -23,6 +25,16 @@ function npmRun(script: string): Promise<{ code: number; stdout: string; stderr:
 test('npm run lint passes (n8n community-node rules on nodes/, credentials/, src/; typescript-eslint elsewhere)', async () => {
 	const result = await npmRun('lint');
 	if (result.code !== 0) throw new Error(`npm run lint failed:\n${result.stdout}\n${result.stderr}`);
+}, 240_000);
+
+test('npm run lint:n8n: n8n-node lint (strict: n8n\'s default eslint config) finds nothing in what ships', async () => {
+	const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n?: { strict?: boolean } };
+	expect(pkg.n8n?.strict).toBe(true);
+	const result = await npmRun('lint:n8n');
+	const output = `${result.stdout}\n${result.stderr}`;
+	if (result.code !== 0) throw new Error(`npm run lint:n8n failed:\n${output}`);
+	expect(output).toContain('n8n-node lint');
+	expect(output).not.toMatch(/\d+ problems?/);
 }, 240_000);
 
 test('npm run lint:package passes: package rules, the scanner on the packed tarball and on the sources', async () => {

@@ -1,6 +1,6 @@
 /** Rate-limit pacing and Retry-After honoured inside the node, with the user's maximum wait. */
 import { runNode } from './harness.ts';
-import { batchParameters, credentialsFor, pairedIndex, people, startSandbox } from './support.ts';
+import { batchParameters, credentialsFor, pairedIndex, people, startSandbox, shownError } from './support.ts';
 
 test('a 429 storm under a low rate window: every item is still sent exactly once', async () => {
 	const sb = await startSandbox({ window_seconds: 1, accounts: [{ id: 'acc_rate_limited', rate_limit: 2 }] });
@@ -47,7 +47,7 @@ test('a Retry-After beyond "Max Rate-Limit Wait" stops at once with rate_limit_w
 		const started = Date.now();
 		const { error } = await runNode({ parameters: { ...batchParameters, options: { maxWaitSeconds: 2 } }, items: people(3), credentials: credentialsFor(sb) });
 		expect(Date.now() - started).toBeLessThan(5000);
-		expect(error?.message).toMatch(/^rate_limit_wait_exceeded: .*120 s.*raise the maximum wait or send less\..* — 3 messages: 0 sent, 3 failed; item 0$/);
+		expect(shownError(error)).toMatch(/^rate_limit_wait_exceeded: .*120 s.*raise the maximum wait or send less\..* — 3 messages: 0 sent, 3 failed; item 0$/);
 		expect(sb.control.summary().messages).toBe(0);
 	} finally {
 		await sb.close();

@@ -39,3 +39,15 @@ export function isRoutableErrorJson(json: Record<string, unknown>, inputKeys: st
 	const own = Object.keys(json).filter((k) => !inputKeys.includes(k));
 	return typeof json.error === 'string' && own.every((k) => ['error', 'message', 'details'].includes(k));
 }
+
+/**
+ * A node error as n8n shows it: the title (`message`, at most 80 characters, the code first) and then the
+ * description, as one text to match; the title's words are never repeated in the description.
+ */
+export function shownError(error: { message: string; description?: string | null } | undefined): string {
+	if (!error) throw new Error('the node did not fail');
+	if (error.message.length > 80) throw new Error(`title longer than 80 characters: ${error.message}`);
+	const title = error.message.replace(/…$/, '');
+	if (error.description?.includes(title.slice(title.indexOf(':') + 2)) && !error.message.endsWith('…')) throw new Error(`the description repeats the title: ${error.description}`);
+	return `${error.message} ${error.description ?? ''}`.trim();
+}

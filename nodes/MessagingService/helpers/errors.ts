@@ -1,11 +1,12 @@
 /**
  * Errors of the node, built from the shared layer's ApiError (never by re-wrapping n8n's own helper
- * errors): the message names the code and the remedy and ends with the item index; the structured
+ * errors). The title is the code and the service's words, at most 80 characters; the description says
+ * what to do, then the field, the request id and the item. Nothing appears in both. The structured
  * fields go under `details` so "Continue (using error output)" routes the item.
  */
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { ApiError, describeError } from '../../../src/index.ts';
+import { ApiError } from '../../../src/index.ts';
 
 /** `type, code, param, doc_url, status, requestId` (+ the remedy), without empty fields. */
 export function errorDetails(error: ApiError, extra?: IDataObject): IDataObject {
@@ -16,7 +17,7 @@ export function errorDetails(error: ApiError, extra?: IDataObject): IDataObject 
 		doc_url: error.docUrl,
 		status: error.status,
 		requestId: error.requestId,
-		remedy: error.remedy,
+		remedy: remedyOf(error),
 		...extra,
 	};
 	for (const key of Object.keys(details)) if (details[key] === undefined) delete details[key];
@@ -27,6 +28,46 @@ export function where(itemIndex: number, context?: string): string {
 	return context ? `${context}; item ${itemIndex}` : `item ${itemIndex}`;
 }
 
+export const TITLE_MAX_LENGTH = 80;
+
+function serviceWords(error: ApiError): string {
+	return error.message.replace(/[.\s]+$/, '');
+}
+
+/**
+ * `code: the service's words`, cut at a word boundary to at most 80 characters. A write whose outcome is
+ * unknown says so first: it is not a failure, and sending it again with its key settles it.
+ */
+export function errorTitle(error: ApiError): string {
+	const full = `${error.outcomeUnknown ? 'Outcome unknown: ' : ''}${error.code}: ${serviceWords(error)}`;
+	if (full.length <= TITLE_MAX_LENGTH) return full;
+	const cut = full.slice(0, TITLE_MAX_LENGTH - 1);
+	const space = cut.lastIndexOf(' ');
+	return `${(space > TITLE_MAX_LENGTH / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.(-]+$/, '')}…`;
+}
+
+/** The layer's remedy, with "the field named in `param`" made concrete (the layer words it without when there is none). */
+export function remedyOf(error: ApiError): string {
+	return error.param ? error.remedy.replace(/named in `param`/g, `\`${error.param}\``) : error.remedy;
+}
+
+/**
+ * What to do, then what the title had no room for: the rest of the message, the idempotency key that
+ * settles an unknown outcome, field, request, doc, item.
+ */
+export function errorDescription(error: ApiError, whereText?: string, idempotencyKey?: unknown): string {
+	const remedy = remedyOf(error);
+	const parts: string[] = [];
+	if (errorTitle(error).endsWith('…')) parts.push(`${serviceWords(error)}.`);
+	parts.push(remedy);
+	if (error.outcomeUnknown && typeof idempotencyKey === 'string') parts.push(`Idempotency key: ${idempotencyKey}.`);
+	if (error.param && !remedy.includes(error.param) && !error.message.includes(error.param)) parts.push(`(field: ${error.param})`);
+	if (error.requestId) parts.push(`[request ${error.requestId}]`);
+	if (error.docUrl) parts.push(`See ${error.docUrl}`);
+	if (whereText) parts.push(`— ${whereText}`);
+	return parts.join(' ');
+}
+
 /**
  * The item for the error output: only `error`, `message` and `details` in `json` (n8n moves an item to
  * the error output only when its json has no other keys).
@@ -34,8 +75,8 @@ export function where(itemIndex: number, context?: string): string {
 export function errorItem(error: ApiError, itemIndex: number, extra?: IDataObject, context?: string): INodeExecutionData {
 	return {
 		json: {
-			error: describeError(error, where(itemIndex, context)),
-			message: error.message,
+			error: errorTitle(error),
+			message: errorDescription(error, where(itemIndex, context), extra?.idempotencyKey),
 			details: errorDetails(error, extra),
 		},
 		pairedItem: { item: itemIndex },
@@ -68,11 +109,11 @@ export function asApiError(error: unknown): ApiError {
  * when nothing came back or the input was wrong. The message is set last so n8n's "common error"
  * rewording cannot replace it.
  */
-export function nodeError(node: INode, error: unknown, itemIndex: number, context?: string): NodeApiError | NodeOperationError {
+export function nodeError(node: INode, error: unknown, itemIndex: number, context?: string, idempotencyKey?: string): NodeApiError | NodeOperationError {
 	if ((error instanceof NodeApiError || error instanceof NodeOperationError) && !(error instanceof ApiError)) return error;
 	const apiError = asApiError(error);
-	const message = describeError(apiError, where(itemIndex, context));
-	const description = apiError.docUrl ? `${apiError.remedy} See ${apiError.docUrl}` : apiError.remedy;
+	const message = errorTitle(apiError);
+	const description = errorDescription(apiError, where(itemIndex, context), idempotencyKey);
 	const built =
 		apiError.status > 0
 			? new NodeApiError(node, { ...errorDetails(apiError), message: apiError.message }, {

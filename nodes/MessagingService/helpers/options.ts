@@ -1,5 +1,5 @@
 /** Options shared by the operations' "Options" collections. */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, INodeProperties } from 'n8n-workflow';
 
 export const DEFAULT_MAX_WAIT_SECONDS = 300;
 
@@ -36,8 +36,8 @@ export function optionsCollection(resource: string, operation: string, extra: IN
 	};
 }
 
-export function maxWaitMs(ctx: IExecuteFunctions): number {
-	const seconds = ctx.getNodeParameter('options.maxWaitSeconds', 0, DEFAULT_MAX_WAIT_SECONDS) as number;
+export function maxWaitMs(ctx: IExecuteFunctions | ILoadOptionsFunctions): number {
+	const seconds = ('getInputData' in ctx ? ctx.getNodeParameter('options.maxWaitSeconds', 0, DEFAULT_MAX_WAIT_SECONDS) : ctx.getNodeParameter('options.maxWaitSeconds', DEFAULT_MAX_WAIT_SECONDS)) as number;
 	return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_MAX_WAIT_SECONDS * 1000;
 }
 

@@ -4,12 +4,15 @@
  * n8n-workflow's `sleep`. Status, headers and the raw body are read here so the shared layer decides
  * about errors, retries and pacing by the service's `code` — never through n8n's own error wrapping.
  */
-import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import { MessagingClient, sha256Hex } from '../../../src/index.ts';
 import type { ClientEvent, HttpRequest, HttpResponse, Runtime } from '../../../src/index.ts';
 
 export const CREDENTIAL_TYPE = 'messagingServiceApi';
+
+/** An execution, or the editor loading a resource mapper's fields. */
+export type ClientHost = IExecuteFunctions | ILoadOptionsFunctions;
 
 interface MessagingCredentials {
 	apiKey?: string;
@@ -68,7 +71,7 @@ export async function waitFor(ms: number, signal?: AbortSignal): Promise<void> {
 	});
 }
 
-export function n8nRuntime(ctx: IExecuteFunctions): Runtime {
+export function n8nRuntime(ctx: ClientHost): Runtime {
 	return {
 		async transport(request: HttpRequest): Promise<HttpResponse> {
 			const options: IHttpRequestOptions = {
@@ -104,7 +107,7 @@ export interface NodeClientOptions {
  * The client for one execution of the node. The key is read only to derive the limiter id (a hash):
  * every node instance using one key shares one limiter in this process.
  */
-export async function createClient(ctx: IExecuteFunctions, options: NodeClientOptions): Promise<MessagingClient> {
+export async function createClient(ctx: ClientHost, options: NodeClientOptions): Promise<MessagingClient> {
 	const credentials = await ctx.getCredentials<MessagingCredentials>(CREDENTIAL_TYPE);
 	const apiKey = typeof credentials?.apiKey === 'string' ? credentials.apiKey.trim() : '';
 	return new MessagingClient({

@@ -79,8 +79,9 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 			expect(sent.map((j) => j.to)).toEqual(['ada@example.com', 'grace@example.com', '+4915112345678', 'alan@example.com', 'barbara@example.com', '+4915187654321']);
 			expect(sent.every((j) => typeof j.id === 'string' && (j.id as string).startsWith('msg_'))).toBe(true);
 			expect(failed).toHaveLength(2);
-			expect(failed[0]!.error).toMatch(/^validation_failed: .* — item 3$/);
-			expect(failed[1]!.error).toMatch(/^validation_failed: .* — item 5$/);
+			expect(failed[0]!.error).toMatch(/^validation_failed: /);
+			expect(failed[0]!.message).toMatch(/ — item 3$/);
+			expect(failed[1]!.message).toMatch(/ — item 5$/);
 			expect(failed.map((j) => (j.details as Record<string, unknown>).param)).toEqual(['to', 'to']);
 			const errorRun = runData['Send Batch']!.at(-1);
 			expect(errorRun.data.main[1].map((item: { pairedItem: { item: number } }) => item.pairedItem.item)).toEqual([3, 5]);
@@ -92,6 +93,7 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 			const [summary] = outputItems(runData, 'Import Contacts');
 			expect(summary).toMatchObject({ completed: true, totals: { contacts: 26, processed: 26, failed: 1, jobs: 1, completedJobs: 1 } });
 			expect((summary!.rowErrors as Array<Record<string, unknown>>).map((r) => [r.itemIndex, r.code])).toEqual([[25, 'validation_failed']]);
+			expect(outputItems(runData, 'Refused Rows').map((j) => j.first_name)).toEqual(['No Address']);
 			const listed = outputItems(runData, 'List Contacts');
 			expect(listed).toHaveLength(25);
 
@@ -123,7 +125,8 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 			});
 			const result = await time('execute (revoked)', () => executeWorkflow(home!, 'msgRevokedWf', { allowFailure: true }));
 			expect(result.status).toBe('error');
-			expect(result.error?.message).toMatch(/^api_key_revoked: .*issue a new key\..* — item 0$/);
+			expect(result.error?.message).toMatch(/^api_key_revoked: /);
+			expect(`${result.error?.message} ${(result.error as { description?: string } | undefined)?.description}`).toMatch(/issue a new key\..* — item 0$/);
 			expect(result.stdout + result.stderr).not.toContain('sk_test_demo_revoked');
 		},
 		5 * MINUTES,

@@ -5,11 +5,12 @@
  * without it, one item per queued job.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
-import { ApiError } from '../../../../src/index.ts';
+import { describeImportResults, importResults, waitEndedError } from '../../../../src/index.ts';
 import type { ContactInput, ImportOutcome, ImportWaitOutcome, MessagingClient } from '../../../../src/index.ts';
 import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
-import { cancelSignal, requiredString } from '../../helpers/items.ts';
+import { cancelSignal } from '../../helpers/items.ts';
+import { contactOf, failedRowsOption, reportFailedRows } from './import-rows.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
 
 const show = { show: { resource: ['contact'], operation: ['import'] } };
@@ -31,7 +32,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Define Below',
 				value: 'defineBelow',
-				description: 'Set the contact fields with expressions',
+				description: 'Map each contact field and attribute of the account, converted to its type',
 			},
 		],
 		default: 'autoMapInputData',
@@ -39,28 +40,25 @@ export const description: INodeProperties[] = [
 		description: 'How input items become contacts. To import a CSV file, turn it into items first with "Extract From File".',
 	},
 	{
-		displayName: 'First Name',
-		name: 'firstName',
-		type: 'string',
-		default: '',
+		displayName: 'Contact Fields',
+		name: 'contact',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['mapping'],
+			resourceMapper: {
+				resourceMapperMethod: 'getContactFields',
+				mode: 'add',
+				fieldWords: { singular: 'field', plural: 'fields' },
+				addAllFields: false,
+				multiKeyMatch: false,
+				supportAutoMap: false,
+			},
+		},
 		displayOptions: showDefined,
-	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		placeholder: 'name@email.com',
-		default: '',
-		displayOptions: showDefined,
-	},
-	{
-		displayName: 'WhatsApp Number',
-		name: 'whatsapp',
-		type: 'string',
-		placeholder: '+4915123456789',
-		default: '',
-		displayOptions: showDefined,
-		description: 'Phone number in international format',
+		description: 'The contact’s fields and the account’s contact attributes, each with its type',
 	},
 	{
 		displayName: 'Wait for Completion',
@@ -79,21 +77,8 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['contact'], operation: ['import'], waitForCompletion: [true] } },
 		description: 'How long to wait for all jobs in all. Jobs still running then keep running on the service.',
 	},
-	optionsCollection('contact', 'import', [idempotencyKeyField]),
+	optionsCollection('contact', 'import', [idempotencyKeyField, failedRowsOption]),
 ];
-
-function contactOf(ctx: IExecuteFunctions, items: INodeExecutionData[], itemIndex: number): ContactInput {
-	const mapping = ctx.getNodeParameter('mapping', itemIndex, 'autoMapInputData') as string;
-	if (mapping === 'autoMapInputData') return { ...(items[itemIndex]!.json as ContactInput) };
-	const contact: ContactInput = {};
-	const firstName = requiredString(ctx, 'firstName', itemIndex);
-	const email = requiredString(ctx, 'email', itemIndex);
-	const whatsapp = requiredString(ctx, 'whatsapp', itemIndex);
-	if (firstName) contact.first_name = firstName;
-	if (email) contact.email = email;
-	if (whatsapp) contact.whatsapp = whatsapp;
-	return contact;
-}
 
 function pairedRange(itemOf: number[], offset: number, count: number): IPairedItemData[] {
 	return itemOf.slice(offset, offset + count).map((item) => ({ item }));
@@ -133,16 +118,17 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		return [...output, ...itemOf.map((itemIndex) => errorItem(asApiError(error), itemIndex))];
 	}
 
-	// Chunks whose call failed (or never went out after a failure): their contacts were not imported.
+	// Chunks whose call failed, never went out, or may have gone out (unknown: its key settles it).
 	const queued = outcome.chunks.filter((c) => c.status === 'queued');
 	for (const chunk of outcome.chunks) {
 		if (chunk.status === 'queued') continue;
+		const idempotencyKey = chunk.call?.idempotencyKey;
 		if (!this.continueOnFail()) {
 			const summary = `${queued.length} of ${outcome.chunks.length} import jobs queued (${queued.reduce((n, c) => n + c.count, 0)} of ${contacts.length} contacts)`;
-			throw nodeError(this.getNode(), outcome.error ?? chunk.error, itemOf[chunk.offset]!, summary);
+			throw nodeError(this.getNode(), outcome.error ?? chunk.error, itemOf[chunk.offset]!, summary, idempotencyKey);
 		}
 		for (let k = 0; k < chunk.count; k++) {
-			output.push(errorItem(chunk.error, itemOf[chunk.offset + k]!, { outcome: chunk.status, chunk: chunk.chunk }));
+			output.push(errorItem(chunk.error, itemOf[chunk.offset + k]!, { outcome: chunk.status, chunk: chunk.chunk, idempotencyKey }));
 		}
 	}
 
@@ -177,6 +163,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	}));
 	const completed = outcome.totals.unfinishedJobs === 0;
 	if (!completed && !this.continueOnFail()) {
+		const pollFailure = outcome.waits.find((w) => w.result.status === 'poll_failed');
+		if (pollFailure) throw nodeError(this.getNode(), waitEndedError(pollFailure.jobId, pollFailure.result), itemOf[pollFailure.offset]!);
 		const seconds = this.getNodeParameter('waitTimeoutSeconds', 0, DEFAULT_IMPORT_TIMEOUT_SECONDS) as number;
 		const running = jobs.filter((j) => j.status !== 'completed').map((j) => j.id).join(', ');
 		const error = new NodeSideError(
@@ -186,15 +174,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		);
 		throw nodeError(this.getNode(), error, itemOf[0]!);
 	}
-	const summary: IDataObject = { completed, totals: outcome.totals, jobs, rowErrors };
+	const summary: IDataObject = { completed, outcome: describeImportResults(importResults(outcome)), totals: outcome.totals, jobs, rowErrors };
 	output.push({ json: summary, pairedItem: itemOf.map((item) => ({ item })) });
 
-	if (this.continueOnFail()) {
-		for (const row of rowErrors) {
-			if (row.itemIndex === undefined) continue;
-			const error = new ApiError({ status: 0, type: row.type ?? 'invalid_request_error', code: row.code ?? 'validation_failed', message: row.message ?? 'The row was refused.', param: row.param });
-			output.push(errorItem(error, row.itemIndex, { jobId: row.jobId, chunk: row.chunk }, `row of job ${row.jobId}`));
-		}
-	}
-	return output;
+	return [...output, ...reportFailedRows(this, rowErrors, contacts.length)];
 }

@@ -1,0 +1,91 @@
+/**
+ * Contact → Import, per row: how an input item becomes a contact (its own fields, or the resource
+ * mapper's typed values), and how rows the service refused are reported. Refused rows are never only a
+ * line in a green summary: they go to the error output (or the main output as error items) when the node
+ * continues on error, and otherwise the node fails naming them.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { ApiError } from '../../../../src/index.ts';
+import type { ContactInput } from '../../../../src/index.ts';
+import { errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
+import { CONTACT_FIELDS, isMappableKey } from '../../methods/resourceMapping.ts';
+
+export const failedRowsOption: INodeProperties = {
+	displayName: 'Refused Rows',
+	name: 'failedRows',
+	type: 'options',
+	options: [
+		{
+			name: 'Report as Failed Items',
+			value: 'items',
+			description: 'Each refused row is a failed item: on the error output when the node uses it; otherwise the node fails',
+		},
+		{
+			name: 'Fail the Node',
+			value: 'failNode',
+			description: 'Any refused row fails the node, whatever its "On Error" setting',
+		},
+	],
+	default: 'items',
+	description: 'What happens to rows the service refused (the others are imported either way)',
+};
+
+/** One refused row, mapped back to the input item. */
+export interface RefusedRow {
+	itemIndex?: number;
+	jobId?: string;
+	chunk?: number;
+	code?: string;
+	message?: string;
+	param?: string;
+	type?: string;
+}
+
+function isEmpty(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** The mapper's values for this item (n8n has already converted each to its field's type). */
+function mappedContact(ctx: IExecuteFunctions, itemIndex: number): ContactInput {
+	const values = (ctx.getNodeParameter('contact.value', itemIndex, {}) ?? {}) as Record<string, unknown>;
+	const contact: ContactInput = {};
+	for (const [key, raw] of Object.entries(values)) {
+		if (isEmpty(raw)) continue;
+		if (!isMappableKey(key) && !CONTACT_FIELDS.some((field) => field.id === key)) continue;
+		const value = typeof raw === 'string' ? raw.trim() : raw && typeof (raw as { toISO?: unknown }).toISO === 'function' ? (raw as { toISO: () => string }).toISO() : raw;
+		(contact as Record<string, unknown>)[key] = value;
+	}
+	return contact;
+}
+
+export function contactOf(ctx: IExecuteFunctions, items: INodeExecutionData[], itemIndex: number): ContactInput {
+	const mapping = ctx.getNodeParameter('mapping', itemIndex, 'autoMapInputData') as string;
+	if (mapping === 'autoMapInputData') return { ...(items[itemIndex]!.json as ContactInput) };
+	return mappedContact(ctx, itemIndex);
+}
+
+function rowLabel(row: RefusedRow): string {
+	return `item ${row.itemIndex ?? '?'} ${row.code ?? 'refused'}${row.param ? ` (${row.param})` : ''}`;
+}
+
+/** Error items for the refused rows, or the node's error when they must stop it. */
+export function reportFailedRows(ctx: IExecuteFunctions, rows: RefusedRow[], contactCount: number): INodeExecutionData[] {
+	if (rows.length === 0) return [];
+	const failNode = ctx.getNodeParameter('options.failedRows', 0, 'items') === 'failNode';
+	if (!failNode && ctx.continueOnFail()) {
+		return rows
+			.filter((row) => row.itemIndex !== undefined)
+			.map((row) => {
+				const error = new ApiError({ status: 0, type: row.type ?? 'invalid_request_error', code: row.code ?? 'validation_failed', message: row.message ?? 'The row was refused.', param: row.param });
+				return errorItem(error, row.itemIndex!, { jobId: row.jobId, chunk: row.chunk }, `row of job ${row.jobId}`);
+			});
+	}
+	const shown = rows.slice(0, 5).map(rowLabel).join('; ');
+	const more = rows.length > 5 ? `; and ${rows.length - 5} more` : '';
+	const error = new NodeSideError(
+		'rows_refused',
+		`${rows.length} of ${contactCount} contacts were refused: ${shown}${more}`,
+		'The other rows were imported. Fix the refused rows and import them again, or set Settings → On Error to "Continue (using error output)" to route them.',
+	);
+	throw nodeError(ctx.getNode(), error, rows[0]!.itemIndex ?? 0);
+}
