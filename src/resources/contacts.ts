@@ -42,7 +42,7 @@ export class Contacts {
           const response = await this.core.sender.send<{ data?: Job }>({
             method: 'POST',
             path: '/contacts/bulk',
-            body: { contacts: call.items },
+            bodyText: call.bodyText,
             idempotencyKey: call.idempotencyKey,
             signal: call.signal,
             budget: call.budget,

@@ -53,7 +53,7 @@ export class Messages {
           const response = await this.core.sender.send<unknown>({
             method: 'POST',
             path,
-            body: body(call.items),
+            bodyText: call.bodyText,
             idempotencyKey: call.idempotencyKey,
             signal: call.signal,
             budget: call.budget,

@@ -1,19 +1,17 @@
 import { budgetFor } from '../core.ts';
 import type { ClientCore } from '../core.ts';
 import { chunkWithin, runChunks, utf8Bytes } from '../chunking.ts';
-import type { Chunk } from '../chunking.ts';
+import type { Chunk, SizedChunk } from '../chunking.ts';
 import { inputError } from '../errors.ts';
 import { chunkIdempotencyKey, splitIdempotencyKey, validateIdempotencyKey } from '../idempotency.ts';
 import type { WaitBudget } from '../rate-limiter.ts';
 import type { ChunkEvent, RequestOptions } from '../types.ts';
 import { asApiError } from './chunk-errors.ts';
 
-export interface ChunkCall<T> extends Chunk<T> {
+export interface ChunkCall<T> extends SizedChunk<T> {
   idempotencyKey: string;
   budget: WaitBudget;
   signal?: AbortSignal;
-  /** The call's JSON body size in bytes (estimated from its items before sending). */
-  bytes: number;
 }
 
 /** What a chunked write is: its items, the per-call count bound, and the body it sends for a list. */
@@ -41,8 +39,8 @@ export interface ChunkedWrite<T, R> {
 export async function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrite<T, R>, options: RequestOptions | undefined): Promise<{ results: R[]; error?: unknown }> {
   const { items, what } = write;
   if (!Array.isArray(items)) throw inputError(`${what} must be a list.`, what);
-  const overhead = utf8Bytes(JSON.stringify(write.body([])));
-  const chunks = chunkWithin(items, write.maxCount, core.maxBodyBytes, overhead);
+  const bodyText = bodyBuilder(write.body);
+  const chunks = chunkWithin(items, write.maxCount, core.maxBodyBytes, { whole: (list) => JSON.stringify(write.body(list)), fromTexts: bodyText });
   const given = options?.idempotencyKey;
   const keyOf =
     typeof given === 'function'
@@ -85,7 +83,7 @@ export async function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrit
     } catch (error) {
       const apiError = asApiError(error);
       if (apiError.status !== 413 || apiError.outcomeUnknown || call.items.length < 2) return { results: [fail(call, apiError)], error: apiError };
-      const [first, second] = halves(call);
+      const [first, second] = halves(call, bodyText);
       const a = await settle(first);
       if (a.error !== undefined) return { results: [...a.results, skip(second, a.error)], error: a.error };
       const b = await settle(second);
@@ -110,11 +108,26 @@ export async function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrit
   return { results: run.results.flat(), error: stop?.error ?? run.error };
 }
 
-function halves<T>(call: ChunkCall<T>): [ChunkCall<T>, ChunkCall<T>] {
+/**
+ * Builds a body from its items' JSON texts: the body of a one-item list holding a marker, with the
+ * marker replaced by the joined texts. The marker is looked up from the end, where the list sits in
+ * every body of ours (`{ messages }`, `{ ...message, to }`, `{ contacts }`).
+ */
+export function bodyBuilder<T>(body: (items: T[]) => unknown): (texts: string[]) => string {
+  const marker = JSON.stringify('\u0000chunk-items\u0000');
+  const template = JSON.stringify(body([JSON.parse(marker) as T]));
+  const at = template.lastIndexOf(marker);
+  const head = template.slice(0, at);
+  const tail = template.slice(at + marker.length);
+  return (texts) => `${head}${texts.join(',')}${tail}`;
+}
+
+function halves<T>(call: ChunkCall<T>, bodyText: (texts: string[]) => string): [ChunkCall<T>, ChunkCall<T>] {
   const mid = Math.ceil(call.items.length / 2);
-  const share = (n: number) => Math.round((call.bytes * n) / call.items.length);
-  return [
-    { ...call, items: call.items.slice(0, mid), idempotencyKey: splitIdempotencyKey(call.idempotencyKey, 0), bytes: share(mid) },
-    { ...call, offset: call.offset + mid, items: call.items.slice(mid), idempotencyKey: splitIdempotencyKey(call.idempotencyKey, 1), bytes: share(call.items.length - mid) },
-  ];
+  const part = (from: number, to: number, half: 0 | 1): ChunkCall<T> => {
+    const items = call.items.slice(from, to);
+    const text = bodyText(items.map((item) => JSON.stringify(item) ?? 'null'));
+    return { ...call, offset: call.offset + from, items, bodyText: text, bytes: utf8Bytes(text), idempotencyKey: splitIdempotencyKey(call.idempotencyKey, half) };
+  };
+  return [part(0, mid, 0), part(mid, call.items.length, 1)];
 }
