@@ -53,7 +53,7 @@ export async function runChunks<T, R>(
 
 /** UTF-8 length of a string, without Buffer or TextEncoder (src/ uses no host globals). */
 export function utf8Bytes(text: string): number {
-  if (!/[^\x00-\x7f]/.test(text)) return text.length;
+  if (!/[\u0080-\uffff]/.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
