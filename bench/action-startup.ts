@@ -2,13 +2,13 @@
  * What the GitHub Action's bundle weighs and how fast it starts.
  *
  *   node bench/action-startup.ts            (Node 24: `export PATH=$PWD/node_modules/.bin:$PATH` first)
+ *   BEFORE=<git ref> node bench/action-startup.ts   (compare with another commit's committed dist; default main)
  *
- * 1. Bundle size: the committed action/dist/index.js, and what each import costs on its own (each
- *    bundled alone by ncc with the same flags), plus the action as it would be with @actions/github's
- *    `context` instead of our own reader of GITHUB_EVENT_PATH.
+ * 1. Bundle size: the committed action/dist, the dist at BEFORE, and what each import costs on its own
+ *    (each bundled alone by ncc with the same flags).
  * 2. Cold start: from spawning `node action/dist/index.js` (send mode, as the runner runs it) to the
- *    first request reaching a local HTTP server, against spawning `node -e ''` until it exits. Medians.
- * Goals: bundle ≤ 1.8 MB; cold start to first request ≤ 3× bare node.
+ *    first request reaching a local HTTP server, against spawning `node -e ''` until it exits. Medians
+ *    of interleaved rounds, printed as ratios to bare node.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ const ROOT = join(dirname(process.argv[1]), '..');
 const DIST = join(ROOT, 'action', 'dist', 'index.js');
 const NCC = join(ROOT, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
 const RUNS = Number(process.env.RUNS ?? 15);
+const BEFORE = process.env.BEFORE ?? 'main';
 const MB = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
 
 // ------------------------------------------------------------------ 1. bundle sizes
@@ -44,47 +45,25 @@ function jsBytes(dir: string): number {
     .reduce((n, f) => n + statSync(join(dir, f)).size, 0);
 }
 
-const ts = (path: string) => JSON.stringify(join(ROOT, path));
-const [mainTs, contextTs, runtimeTs, fetchTs, undiciTs, liteTs] = ['action/src/main.ts', 'action/src/context.ts', 'src/runtime/node-runtime.ts', 'src/runtime/fetch-transport.ts', 'src/runtime/undici-transport.ts', 'action/src/core-lite.ts'].map(ts);
-/** The action with a choice of core, context and runtime (each line imports what it needs). */
-function action(core: 'real' | 'lite', context: 'github' | 'own', runtime: 'undici' | 'fetch'): string {
-  return [
-    core === 'real' ? `import * as core from '@actions/core';` : `import { coreLite as core } from ${liteTs};`,
-    context === 'github' ? `import { context } from '@actions/github';` : `import { readContext } from ${contextTs}; const context = readContext(process.env);`,
-    `import { nodeRuntime } from ${runtimeTs};`,
-    runtime === 'undici' ? `import { undiciTransport as transport } from ${undiciTs};` : `import { fetchTransport as transport } from ${fetchTs};`,
-    `import { run } from ${mainTs};`,
-    `await run({ core, context, runtime: nodeRuntime(transport()) });`,
-  ].join('\n');
-}
 const variants: [string, string, string][] = [
-  ['core', '@actions/core 3 alone', `import * as core from '@actions/core'; core.info(String(core.getInput('x')));`],
-  ['github', '@actions/github 9 `context` alone', `import { context } from '@actions/github'; console.log(context.eventName);`],
-  ['undici', 'undici 8 `request` alone', `import { request } from 'undici'; console.log(typeof request);`],
-  ['csv', 'csv-parse/sync alone', `import { parse } from 'csv-parse/sync'; console.log(parse('a\\n1', { columns: true }));`],
-  ['yaml', 'yaml 2 alone', `import { parseDocument } from 'yaml'; console.log(parseDocument('a: 1').toJS());`],
-  ['lite', 'core-lite alone (@actions/core protocol modules)', `import { coreLite } from ${liteTs}; coreLite.info(coreLite.getInput('x'));`],
-  ['plain', 'core + github + undici (no app code)', `import * as core from '@actions/core'; import { context } from '@actions/github'; import { request } from 'undici'; core.info(String(context.eventName) + typeof request);`],
-  ['suggested', 'action: core + github context + undici 8', action('real', 'github', 'undici')],
-  ['real-core', 'action: core + own context + fetch', action('real', 'own', 'fetch')],
-  ['with-github', 'action: core-lite + github context + fetch', action('lite', 'github', 'fetch')],
-  ['with-undici', 'action: core-lite + own context + undici 8', action('lite', 'own', 'undici')],
-  ['ours', 'action: core-lite + own context + fetch (= dist)', action('lite', 'own', 'fetch')],
-  ['ours-nolazy', 'the same, csv-parse/yaml bundled eagerly', `import 'csv-parse/sync'; import 'yaml';\n${action('lite', 'own', 'fetch')}`],
+  ['core', '@actions/core 3 (public entry) alone', `import * as core from '@actions/core'; core.info(String(core.getInput('x')));`],
+  ['github', '@actions/github 9 `context` alone (not used)', `import { context } from '@actions/github'; console.log(context.eventName);`],
+  ['undici', 'undici 8 EnvHttpProxyAgent + request alone', `import { EnvHttpProxyAgent, request } from 'undici'; console.log(typeof request, new EnvHttpProxyAgent());`],
+  ['handlebars', 'handlebars 4 (compiler) alone', `import H from 'handlebars'; console.log(H.compile('{{a}}', { strict: true })({ a: 1 }));`],
+  ['csv', 'csv-parse/sync alone (lazy chunk)', `import { parse } from 'csv-parse/sync'; console.log(parse('a\\n1', { columns: true }));`],
+  ['yaml', 'yaml 2 alone (lazy chunk)', `import { parseDocument } from 'yaml'; console.log(parseDocument('a: 1').toJS());`],
 ];
 
 console.log('Bundle sizes (ncc --minify; JavaScript only, source maps beside it in dist/ not counted):');
-const sizes = new Map<string, number>();
-for (const [name, label, code] of variants) {
-  const size = bundle(name, code);
-  sizes.set(name, size);
-  console.log(`  ${label.padEnd(44)} ${MB(size).padStart(9)}`);
-}
+for (const [name, label, code] of variants) console.log(`  ${label.padEnd(46)} ${MB(bundle(name, code)).padStart(9)}`);
+const beforeDir = join(work, 'before');
+mkdirSync(beforeDir, { recursive: true });
+execFileSync('sh', ['-c', `git archive ${BEFORE} action/dist | tar -x -C ${JSON.stringify(beforeDir)}`], { cwd: ROOT });
+const BEFORE_DIST = join(beforeDir, 'action', 'dist', 'index.js');
 const distSize = jsBytes(dirname(DIST));
-console.log(`  ${'committed action/dist (all .js)'.padEnd(44)} ${MB(distSize).padStart(9)}   goal ≤ 1.80 MB → ${distSize <= 1.8e6 ? 'met' : 'MISSED'}`);
-console.log(`  ${'  of which loaded by every step (index.js)'.padEnd(44)} ${MB(statSync(DIST).size).padStart(9)}   (csv-parse and yaml are chunks loaded on use; ncc leaves chunks unminified)`);
-const extra = (name: string) => MB(sizes.get(name)! - sizes.get('ours')!);
-console.log(`  Added to the dist by: @actions/core's entry ${extra('real-core')}, @actions/github ${extra('with-github')}, undici 8 ${extra('with-undici')}; all three ${extra('suggested')}.`);
+const beforeSize = jsBytes(dirname(BEFORE_DIST));
+console.log(`  ${`action/dist at ${BEFORE} (all .js)`.padEnd(46)} ${MB(beforeSize).padStart(9)}   (index.js ${MB(statSync(BEFORE_DIST).size)})`);
+console.log(`  ${'committed action/dist (all .js)'.padEnd(46)} ${MB(distSize).padStart(9)}   (index.js ${MB(statSync(DIST).size)}; csv-parse and yaml are chunks loaded on use)`);
 
 // ------------------------------------------------------------------ 2. cold start
 
@@ -135,6 +114,7 @@ async function main(): Promise<void> {
     'INPUT_FAIL-ON-ERROR': 'true',
     'INPUT_DRY-RUN': 'false',
     'INPUT_FILE-FORMAT': 'auto',
+    'INPUT_ENV-VARS': '',
   };
 
   /** ms from spawn to the first request (or to exit when `toExit`). */
@@ -155,16 +135,11 @@ async function main(): Promise<void> {
     });
   }
 
-  const out = (name: string) => [join(work, `out-${name}`, 'index.mjs')];
   const rows: [string, string[], boolean][] = [
     ["node -e ''                               (spawn → exit)         ", ['-e', ''], true],
     ['floor: a script doing one fetch          (spawn → first request)', ['--input-type=module', '-e', `await fetch(${JSON.stringify(`${base}/messages`)}, { method: 'POST', body: '{}' });`], false],
+    [`action/dist at ${BEFORE}`.padEnd(41) + '(spawn → first request)', [BEFORE_DIST], false],
     ['action/dist/index.js                     (spawn → first request)', [DIST], false],
-    ['  csv-parse/yaml eager, not lazy         (spawn → first request)', out('ours-nolazy'), false],
-    ['  with @actions/core\'s entry             (spawn → first request)', out('real-core'), false],
-    ['  with @actions/github context           (spawn → first request)', out('with-github'), false],
-    ['  with the undici 8 runtime              (spawn → first request)', out('with-undici'), false],
-    ['  core + github + undici 8 (suggested)   (spawn → first request)', out('suggested'), false],
   ];
   // Interleaved rounds (one run of each per round) so that machine load hits every row alike.
   const times = rows.map(() => [] as number[]);
@@ -177,7 +152,7 @@ async function main(): Promise<void> {
   for (const [i, [label]] of rows.entries()) {
     const t = median(times[i]);
     const ratio = t / bare;
-    console.log(`  ${label} ${t.toFixed(0).padStart(5)} ms${i ? `  = ${ratio.toFixed(2)}× bare node${rows[i][1][0] === DIST ? `   goal ≤ 3× → ${ratio <= 3 ? 'met' : 'MISSED'}` : ''}` : ''}`);
+    console.log(`  ${label} ${t.toFixed(0).padStart(5)} ms${i ? `  = ${ratio.toFixed(2)}× bare node` : ''}`);
   }
   console.log(`  (the committed dist also loads its source-map support: ${(statSync(join(ROOT, 'action', 'dist', 'sourcemap-register.cjs')).size / 1e3).toFixed(0)} kB)`);
   server.close();

@@ -6,25 +6,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxConfigInput } from '../sandbox/server.ts';
 
-export async function startSandboxProcess(config: SandboxConfigInput): Promise<{ origin: string; url: string; child: ChildProcess }> {
+export interface SandboxProcess {
+  origin: string;
+  url: string;
+  /** The child's control token, read from its banner (send as `x-sandbox-token` on control writes). */
+  controlToken: string;
+  child: ChildProcess;
+}
+
+export async function startSandboxProcess(config: SandboxConfigInput): Promise<SandboxProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(config));
   const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', join(process.cwd(), 'sandbox', 'cli.ts'), '--port', '0', '--config', file], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const origin = await new Promise<string>((resolve, reject) => {
+  const banner = await new Promise<{ origin: string; controlToken: string }>((resolve, reject) => {
     let out = '';
     const t = setTimeout(() => reject(new Error(`sandbox did not start: ${out}`)), 15000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /listening: (http:\/\/\S+)\/v1/.exec(out);
-      if (m) {
+      const origin = /listening: (http:\/\/\S+)\/v1/.exec(out);
+      const token = /Control token: (\S+)/.exec(out);
+      if (origin && token) {
         clearTimeout(t);
-        resolve(m[1]!);
+        resolve({ origin: origin[1]!, controlToken: token[1]! });
       }
     });
     child.on('exit', (c) => reject(new Error(`sandbox exited with ${c}: ${out}`)));
   });
-  return { origin, url: `${origin}/v1`, child };
+  return { ...banner, url: `${banner.origin}/v1`, child };
 }

@@ -2,10 +2,15 @@
  * Sandbox throughput: `npm run bench:sandbox` (or `node bench/sandbox-throughput.ts`).
  * Starts the sandbox as a child process (its own core), then drives it from this process with undici
  * keep-alive connections for a fixed number of requests per scenario, and prints requests/s and latency.
- * Options: --in-process (start the sandbox in this process instead), --quick (a tenth of the requests).
+ * Last, batches/s with the inbox page (/) open and live in headless Chromium vs closed, as a ratio.
+ * Options: --in-process (start the sandbox in this process instead), --quick (a tenth of the requests),
+ * --inbox-only (just the inbox comparison).
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { Pool } from 'undici';
 import { start } from '../sandbox/server.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
@@ -50,7 +55,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function run(origin: string, s: Scenario, serverPid?: number): Promise<void> {
+interface Measured {
+  rps: number;
+  /** Server CPU ms per request (child process only). */
+  cpuMs: number | null;
+}
+
+/** Runs one scenario, prints its line, returns requests/s and server CPU per request. */
+async function run(origin: string, s: Scenario, serverPid?: number): Promise<Measured> {
   const pool = new Pool(origin, { connections: s.connections, pipelining: 1 });
   const latencies: number[] = [];
   let next = 0;
@@ -93,6 +105,39 @@ async function run(origin: string, s: Scenario, serverPid?: number): Promise<voi
       (bad ? `  !! ${bad} unexpected statuses` : ''),
   );
   if (bad) process.exitCode = 1;
+  return { rps, cpuMs: cpu0 !== null && cpu1 !== null ? ((cpu1 - cpu0) / s.requests) * 1000 : null };
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+function procCmdline(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Runs `fn` while the inbox is open and live in headless Chromium (fresh profile). */
+async function withInboxOpen<T>(origin: string, fn: () => Promise<T>): Promise<T> {
+  const profile = mkdtempSync(join(tmpdir(), 'bench-inbox-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1440, height: 1100 } });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${origin}/`);
+    await page.waitForSelector('#live.on');
+    const pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && procCmdline(p).includes(profile)).map(Number);
+    const cpu = (): number => pids.reduce((s, p) => s + (cpuSeconds(p) ?? 0), 0);
+    const cpu0 = cpu();
+    const t0 = performance.now();
+    const result = await fn();
+    console.log(`  (Chromium with the inbox open used ${Math.round(((cpu() - cpu0) / ((performance.now() - t0) / 1000)) * 100)}% of a core meanwhile)`);
+    return result;
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
@@ -122,6 +167,29 @@ async function main(): Promise<void> {
   });
   console.log(`sandbox ${args.has('--in-process') ? 'in-process' : 'child process'} at ${origin}; node ${process.version}; batch body ${(batch500.length / 1024).toFixed(1)} KiB`);
   const n = (x: number): number => Math.max(20, Math.round(x * SCALE));
+  if (!args.has('--inbox-only')) await scenarios(origin, batch500, n, pid);
+  const batches: Scenario = { name: '', method: 'POST', path: '/v1/messages/batch', body: () => batch500, requests: n(600), connections: 4, expectStatus: 200, elements: 500 };
+  if (!existsSync(CHROMIUM)) console.log(`inbox open vs closed: skipped (no Chromium at ${CHROMIUM})`);
+  else {
+    // Interleaved rounds (closed, open, closed, open, closed), so drifting machine load hits both alike.
+    const closed: Measured[] = [];
+    const open: Measured[] = [];
+    for (let round = 0; round < 7; round++) {
+      if (round % 2 === 0) closed.push(await run(origin, { ...batches, name: `batch x500, inbox closed (${round / 2 + 1})` }, pid));
+      else open.push(await withInboxOpen(origin, () => run(origin, { ...batches, name: `batch x500, inbox open and live (${(round + 1) / 2})` }, pid)));
+    }
+    const median = (xs: number[]): number => {
+      const s = xs.slice().sort((a, b) => a - b);
+      return (s[Math.floor((s.length - 1) / 2)]! + s[Math.ceil((s.length - 1) / 2)]!) / 2;
+    };
+    const rps = median(open.map((m) => m.rps)) / median(closed.map((m) => m.rps));
+    console.log(`inbox open / closed: throughput ${rps.toFixed(2)} (goal >= 0.9, medians)`);
+    if (pid !== undefined) console.log(`inbox open / closed: server CPU per batch ${(median(open.map((m) => m.cpuMs ?? 0)) / median(closed.map((m) => m.cpuMs ?? 0))).toFixed(2)} (1.00 = the open page costs the server nothing per batch)`);
+  }
+  await stop();
+}
+
+async function scenarios(origin: string, batch500: string, n: (x: number) => number, pid: number | undefined): Promise<void> {
   await run(origin, { name: 'GET /v1/account (8 connections)', method: 'GET', path: '/v1/account', requests: n(40000), connections: 8, expectStatus: 200 }, pid);
   await run(origin, { name: 'POST /v1/messages/batch x500 (4 connections)', method: 'POST', path: '/v1/messages/batch', body: () => batch500, requests: n(600), connections: 4, expectStatus: 200, elements: 500 }, pid);
   await run(origin, {
@@ -135,7 +203,6 @@ async function main(): Promise<void> {
     expectStatus: 200,
     elements: 500,
   }, pid);
-  await stop();
 }
 
 main().catch((e: unknown) => {

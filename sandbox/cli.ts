@@ -1,37 +1,57 @@
 /** `npm run sandbox`: starts the sandbox on 127.0.0.1:4010 and stays up until SIGINT/SIGTERM. */
+import { parseArgs } from 'node:util';
 import { demoKeys } from './demo-config.ts';
-import { start } from './server.ts';
+import { CONTROL_TOKEN_HEADER, start } from './server.ts';
 
-function usage(): never {
-  console.error('usage: node sandbox/cli.ts [--port <n>] [--host <addr>] [--config <file.json>]   (env SANDBOX_PORT also sets the port)');
+const USAGE = `usage: node sandbox/cli.ts [--port <n>] [--host <addr>] [--config <file.json>] [--idempotency-ttl <seconds>] [--control-token <token>]
+  env: SANDBOX_PORT sets the port, SANDBOX_CONTROL_TOKEN the control token (default: a random one per start)`;
+
+function usage(message?: string): never {
+  if (message) console.error(`sandbox: ${message}`);
+  console.error(USAGE);
   process.exit(2);
 }
 
+function wholeNumber(name: string, text: string, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > max) usage(`${name} must be a whole number from 0 to ${max}`);
+  return n;
+}
+
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  let port = process.env.SANDBOX_PORT ? Number(process.env.SANDBOX_PORT) : 4010;
-  let host = '127.0.0.1';
-  let config: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = (): string => {
-      const v = inline ?? args[++i];
-      if (v === undefined) usage();
-      return v;
-    };
-    if (flag === '--port') port = Number(value());
-    else if (flag === '--host') host = value();
-    else if (flag === '--config') config = value();
-    else if (flag === '--help' || flag === '-h') usage();
-    else usage();
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        config: { type: 'string' },
+        'idempotency-ttl': { type: 'string' },
+        'control-token': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    usage((e as Error).message);
   }
-  if (!Number.isInteger(port) || port < 0 || port > 65535) usage();
-  const sb = await start({ port, host, config });
+  if (values.help) usage();
+  const port = wholeNumber('--port', values.port ?? process.env.SANDBOX_PORT ?? '4010', 65535);
+  const ttl = values['idempotency-ttl'] === undefined ? undefined : wholeNumber('--idempotency-ttl', values['idempotency-ttl'], 10 * 365 * 86400);
+  const sb = await start({
+    port,
+    host: values.host,
+    config: values.config,
+    controlToken: values['control-token'] ?? process.env.SANDBOX_CONTROL_TOKEN,
+    idempotencyTtl: ttl,
+  });
   const width = Math.max(...demoKeys.map((k) => k.key.length));
+  const retention = sb.control.config().idempotency_retention_seconds;
   console.log(`Messaging sandbox listening: ${sb.url}`);
+  console.log(`Inbox (what the sandbox "delivered"): ${sb.origin}/`);
+  console.log(`Control token: ${sb.controlToken}   (send as "${CONTROL_TOKEN_HEADER}: <token>" on POST/DELETE /__sandbox/...)`);
   console.log(`Control routes: ${sb.origin}/__sandbox/ledger | /ledger/summary | /faults | /reset | /config`);
-  if (config) console.log(`Config: demo config merged with ${config}`);
+  console.log(`Idempotency keys are kept ${retention} s after their first answer.`);
+  if (values.config) console.log(`Config: demo config merged with ${values.config}`);
   console.log('\nDemo keys (send as "Authorization: Bearer <key>"):');
   for (const k of demoKeys) console.log(`  ${k.key.padEnd(width)}  ${k.demonstrates}`);
   console.log(`\nTry: curl -s ${sb.url}/account -H "Authorization: Bearer sk_test_demo_ok"`);

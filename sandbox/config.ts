@@ -8,7 +8,18 @@ export class ConfigError extends Error {}
 
 const ACCOUNT_STATUSES = ['active', 'suspended', 'trashed', 'deleting'];
 const SENDER_STATES = ['online', 'offline', 'none'];
-const SCALARS = ['window_seconds', 'job_rows_per_second', 'docs_url', 'max_body_bytes', 'idempotency_retention_seconds'] as const;
+const SCALARS = ['window_seconds', 'job_rows_per_second', 'docs_url', 'max_body_bytes', 'max_json_depth', 'idempotency_retention_seconds'] as const;
+/** Names that would reach an object's prototype if merged with Object.assign. */
+const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Refuses a patch that names a prototype member anywhere (it could rewrite a config object's prototype). */
+function refusePrototypeNames(v: unknown, path: string): void {
+  if (typeof v !== 'object' || v === null) return;
+  for (const [k, inner] of Object.entries(v)) {
+    if (PROTOTYPE_NAMES.has(k)) throw new ConfigError(`${path}${k}: a prototype name is not a config field`);
+    refusePrototypeNames(inner, `${path}${k}.`);
+  }
+}
 
 export function loadConfigInput(config: SandboxConfigInput | string | undefined): SandboxConfigInput {
   if (config === undefined) return {};
@@ -37,6 +48,7 @@ export function initialConfig(input: SandboxConfigInput): SandboxConfig {
 /** Returns a new config: `patch` merged over `base` (accounts by id, keys by key, scalars replaced). Throws ConfigError. */
 export function mergeConfig(base: SandboxConfig, patch: SandboxConfigInput): SandboxConfig {
   if (!isPlainObject(patch)) throw new ConfigError('config must be a JSON object');
+  refusePrototypeNames(patch, '');
   const allowed = new Set<string>(['accounts', 'keys', 'extends_demo', ...SCALARS]);
   for (const k of Object.keys(patch)) if (!allowed.has(k)) throw new ConfigError(`unknown config field "${k}"`);
   const out = clone(base);
@@ -91,6 +103,7 @@ export function validateConfig(c: SandboxConfig): void {
     throw new ConfigError('job_rows_per_second must be a finite number >= 0');
   if (typeof c.docs_url !== 'string') throw new ConfigError('docs_url must be a string');
   if (!isWhole(c.max_body_bytes, 1)) throw new ConfigError('max_body_bytes must be a whole number >= 1');
+  if (!isWhole(c.max_json_depth, 1)) throw new ConfigError('max_json_depth must be a whole number >= 1');
   if (!isWhole(c.idempotency_retention_seconds, 0)) throw new ConfigError('idempotency_retention_seconds must be a whole number >= 0');
   const ids = new Set<string>();
   for (const a of c.accounts) {

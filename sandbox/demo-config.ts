@@ -52,6 +52,7 @@ export const demoConfig: SandboxConfig = {
   job_rows_per_second: 200,
   docs_url: 'https://docs.example.com/errors',
   max_body_bytes: 5 * 1024 * 1024,
+  max_json_depth: 100,
   idempotency_retention_seconds: 86400,
 };
 

@@ -38,7 +38,11 @@ export interface SandboxConfig {
   /** Rows of a bulk import processed per second. 0 = jobs stay queued. Default 200. */
   job_rows_per_second: number;
   docs_url: string;
+  /** Largest request body in bytes; past it the answer is 413 at once. Default 5 MiB. */
   max_body_bytes: number;
+  /** Deepest JSON nesting (arrays and objects) a body may have; deeper is 400. Default 100. */
+  max_json_depth: number;
+  /** How long a committed answer is kept for replay under its Idempotency-Key, in seconds. Default 86400. */
   idempotency_retention_seconds: number;
 }
 
@@ -58,6 +62,7 @@ export interface SandboxConfigInput {
   job_rows_per_second?: number;
   docs_url?: string;
   max_body_bytes?: number;
+  max_json_depth?: number;
   idempotency_retention_seconds?: number;
   /** Only for `start`: when false the demo accounts and keys are not loaded. Default true. */
   extends_demo?: boolean;
@@ -135,7 +140,7 @@ export interface Ledger {
   messages: MessageRow[];
   jobs: JobLedgerRow[];
   contacts: ContactLedgerRow[];
-  /** Number of API requests received (everything outside /__sandbox) since start or the last reset. */
+  /** Number of API requests received (everything but /__sandbox and the inbox) since start or the last reset. */
   requests: number;
 }
 

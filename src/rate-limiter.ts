@@ -2,6 +2,7 @@ import { ClockSkew } from './clock-skew.ts';
 import { ApiError } from './errors.ts';
 import type { RateLimitHeaders } from './headers.ts';
 import type { Runtime } from './runtime.ts';
+import { shareSpacing, WindowShare } from './window-share.ts';
 
 /** Margin added to a computed window reset, for the `Date` header's 1 s resolution and network jitter. */
 const RESET_MARGIN_MS = 30;
@@ -30,10 +31,23 @@ export class WaitBudget {
 
 export type WaitReason = 'pacing' | 'retry_after';
 
+/** Bounds of the multiplicative back-off on 429s (a factor on the shared spacing). */
+const MAX_BACKOFF = 8;
+const BACKOFF_RECOVERY = 0.5;
+
 /**
- * Paces one API key from the service's own headers (spec §8) so that a process does not spend 429s:
- * when the window's remaining calls are all spoken for, the next call waits for the reset. One
- * instance per key per process (see `LimiterRegistry`), shared by every client of that key.
+ * Paces one API key from the service's own headers (spec §8). One instance per key per process (see
+ * `LimiterRegistry`), shared by every client of that key. Other processes on the key (n8n queue-mode
+ * workers, matrix jobs) share no memory with it: what they spend shows in `X-RateLimit-Remaining`.
+ *
+ * - Alone on the key (nobody else's calls seen, this window or the last): calls go at once until the
+ *   window's remaining calls are spoken for, then the next waits for the reset. No spacing, no jitter.
+ * - Shared (`WindowShare` saw others spend the window): each call is spaced so this process spends
+ *   its fair part of what is left evenly until the reset (`shareSpacing`), and the first call after a
+ *   reset waits a random part of one fair slot so the processes do not all wake at the same instant.
+ * - A 429 blocks the key until Retry-After has passed and doubles the spacing (multiplicative
+ *   decrease); each window without one takes half a step back (additive increase) — AIMD.
+ * See docs/scale.md.
  */
 export class RateLimiter {
   private limit?: number;
@@ -41,7 +55,19 @@ export class RateLimiter {
   private windowReset?: number; // server unix seconds of the current window's end
   private inFlight = 0;
   private blockedUntil = 0; // local ms, from a 429's Retry-After
+  private lastSentAt?: number; // local ms of our latest call
+  private lastJitter = 0.5; // its random draw, so a recomputed spacing keeps the same draw
+  private backoff = 1;
+  private rejectedThisWindow = false;
+  private refusalsInRow = 0;
+  private observedAt?: number; // local ms of the answer that gave `remaining`
   private readonly skew = new ClockSkew();
+  private readonly share = new WindowShare();
+
+  /** Processes' worth of demand on this key, as this process estimates it (1: alone). */
+  get sharers(): number {
+    return this.share.sharers;
+  }
 
   /** Local time (ms) at which the current window ends, or undefined when unknown. */
   private resetAtLocal(): number | undefined {
@@ -50,53 +76,120 @@ export class RateLimiter {
     return this.windowReset * 1000 - this.skew.conservative + margin;
   }
 
+  /** One fair slot of a whole window: where, after a reset, this process's first call may fall. */
+  private slotMs(fallbackWindowMs: number): number {
+    const windowMs = this.share.windowMs ?? fallbackWindowMs;
+    return this.limit ? (windowMs * this.sharers) / this.limit : 0;
+  }
+
+  /**
+   * The window's remaining calls now. Alone, the last count is exact until we send again. Shared, it
+   * grows stale: the others have kept spending since, at their part of the pace that spends the rest
+   * by the reset (the fluid model of docs/scale.md).
+   */
+  private expectedRemaining(now: number, resetAt: number | undefined): number | undefined {
+    const n = this.sharers;
+    if (this.remaining === undefined || n <= 1 || resetAt === undefined || this.observedAt === undefined) return this.remaining;
+    const observedToReset = resetAt - this.observedAt;
+    if (observedToReset <= 0) return this.remaining;
+    const othersSpent = ((n - 1) / n) * Math.min(1, Math.max(0, now - this.observedAt) / observedToReset);
+    return this.remaining * (1 - othersSpent);
+  }
+
+  private rollOver(): void {
+    this.windowReset = undefined;
+    this.observedAt = undefined;
+    this.remaining = this.limit;
+    this.backoff = this.rejectedThisWindow ? this.backoff : Math.max(1, this.backoff - BACKOFF_RECOVERY);
+    this.rejectedThisWindow = false;
+  }
+
   /** How long the next call must wait now, and why; 0 when it may go. */
-  private delayFor(now: number): { ms: number; reason: WaitReason } {
-    if (now < this.blockedUntil) return { ms: this.blockedUntil - now, reason: 'retry_after' };
+  private delayFor(now: number, random: () => number): { ms: number; reason: WaitReason } {
     const resetAt = this.resetAtLocal();
-    if (resetAt !== undefined && now >= resetAt) {
-      // The window has rolled over: the server will answer with fresh counts.
-      this.windowReset = undefined;
-      this.remaining = this.limit;
+    if (now < this.blockedUntil) {
+      // Everyone refused in one window is told the same instant: when others were seen, or a refusal
+      // followed a refusal, each comes back at a random point of its first fair slot after it instead
+      // of all at once. A first refusal of a process that has seen nobody is waited exactly.
+      const herd = this.sharers > 1 || this.refusalsInRow > 1;
+      const jitter = herd ? random() * this.slotMs(resetAt === undefined ? this.blockedUntil - now : resetAt - now) : 0;
+      return { ms: this.blockedUntil - now + jitter, reason: 'retry_after' };
     }
-    const free = this.remaining === undefined ? Infinity : this.remaining - this.inFlight;
-    if (free > 0) return { ms: 0, reason: 'pacing' };
-    if (resetAt !== undefined) return { ms: Math.max(1, resetAt - now), reason: 'pacing' };
-    // Spoken for, window end unknown (calls in flight will tell): wait briefly for them.
-    return { ms: 50, reason: 'pacing' };
+    // The window has rolled over: the server will answer with fresh counts.
+    if (resetAt !== undefined && now >= resetAt) this.rollOver();
+    const shared = this.sharers > 1;
+    const remaining = this.expectedRemaining(now, resetAt);
+    const free = remaining === undefined ? Infinity : remaining - this.inFlight;
+    // Shared, less than one call left is a chance of one: the processes' expected calls add up to it.
+    if (free <= 0 || (shared && free < 1 && random() >= free)) {
+      if (resetAt === undefined) return { ms: 50, reason: 'pacing' }; // spoken for, end unknown: calls in flight will tell
+      const startJitter = shared ? random() * this.slotMs(resetAt - now) : 0;
+      return { ms: Math.max(1, resetAt - now + startJitter), reason: 'pacing' };
+    }
+    const nextAt = this.nextAt(resetAt);
+    if (now < nextAt) return { ms: nextAt - now, reason: 'pacing' };
+    return { ms: 0, reason: 'pacing' };
+  }
+
+  /**
+   * When the next call may go: at once when alone; when shared, one fair spacing after our latest
+   * call, recomputed from the freshest count (an answer that came back since can only lengthen it).
+   * A spacing that ends past the reset means: open the next window at a random point of its first slot.
+   */
+  private nextAt(resetAt: number | undefined): number {
+    if (this.sharers <= 1 || this.lastSentAt === undefined) return 0;
+    const sent = this.lastSentAt;
+    if (resetAt === undefined) return sent + this.slotMs(0) * (0.5 + this.lastJitter); // new window, no count yet
+    const remaining = this.expectedRemaining(sent, resetAt);
+    if (remaining === undefined) return 0;
+    const spacing = shareSpacing({ sharers: this.sharers, remaining: remaining - this.inFlight, msToReset: resetAt - sent, backoff: this.backoff, random: this.lastJitter });
+    return sent + spacing < resetAt ? sent + spacing : resetAt + this.lastJitter * this.slotMs(resetAt - sent);
   }
 
   /** Waits until a call may go, then counts it in flight. Call `settle` when it ends. */
   async acquire(runtime: Runtime, budget: WaitBudget, signal?: AbortSignal, onWait?: (ms: number, reason: WaitReason) => void): Promise<void> {
     for (;;) {
-      const { ms, reason } = this.delayFor(runtime.now());
+      const { ms, reason } = this.delayFor(runtime.now(), runtime.random);
       if (ms <= 0) break;
       budget.reserve(ms, reason === 'retry_after' ? 'Honouring the service’s Retry-After' : 'Waiting for the rate window to reset');
       onWait?.(ms, reason);
       await runtime.sleep(ms, signal);
     }
     this.inFlight += 1;
+    this.lastSentAt = runtime.now();
+    this.lastJitter = runtime.random();
   }
 
   /** Ends an in-flight call and learns from its headers, if an answer came back. */
   settle(headers: RateLimitHeaders | undefined, sentAt: number, receivedAt: number): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
-    if (!headers) return;
+    if (!headers) {
+      this.share.uncounted();
+      return;
+    }
     if (headers.date !== undefined) this.skew.observe(headers.date, sentAt, receivedAt);
     if (headers.limit !== undefined) this.limit = headers.limit;
     if (headers.reset === undefined || headers.remaining === undefined) return;
+    this.refusalsInRow = 0;
+    if (this.limit !== undefined) this.share.observe({ limit: this.limit, remaining: headers.remaining, reset: headers.reset, unanswered: this.inFlight });
     if (this.windowReset === undefined || headers.reset > this.windowReset) {
       this.windowReset = headers.reset;
       this.remaining = headers.remaining;
-    } else if (headers.reset === this.windowReset) {
+      this.observedAt = receivedAt;
+    } else if (headers.reset === this.windowReset && headers.remaining <= (this.remaining ?? Infinity)) {
       // Answers of one window can arrive out of order: the lowest count is the newest.
-      this.remaining = Math.min(this.remaining ?? headers.remaining, headers.remaining);
+      this.remaining = headers.remaining;
+      this.observedAt = receivedAt;
     }
   }
 
   /** After a 429: nobody in this process sends on this key until Retry-After has passed. */
   block(retryAfterSeconds: number, now: number): void {
     this.blockedUntil = Math.max(this.blockedUntil, now + retryAfterSeconds * 1000);
+    this.backoff = Math.min(MAX_BACKOFF, this.backoff * 2);
+    this.rejectedThisWindow = true;
+    this.refusalsInRow += 1;
+    this.share.uncounted();
   }
 }
 

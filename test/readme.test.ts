@@ -1,23 +1,38 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** README stays true: the examples it shows for pasting are the files the tests run. */
+/** README and docs stay true: the examples they show for pasting are the files the tests run. */
 const root = join(__dirname, '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const blocks = (lang: string) => [...readme.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+const readme = read('README.md');
+const blocks = (text: string, lang: string) => [...text.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 
-test('the n8n workflow JSON in README is examples/n8n-workflow.json', () => {
-  const file = JSON.parse(readFileSync(join(root, 'examples', 'n8n-workflow.json'), 'utf8'));
-  expect(blocks('json').map((b) => JSON.parse(b))).toContainEqual(file);
+test('README is a front door: at most about 150 lines', () => {
+  expect(readme.split('\n').length).toBeLessThanOrEqual(155);
 });
 
-test.each(readdirSync(join(root, 'examples', 'workflows')))('README shows examples/workflows/%s as it is', (name) => {
-  const file = readFileSync(join(root, 'examples', 'workflows', name), 'utf8');
-  expect(blocks('yaml').map((b) => b.trim())).toContain(file.trim());
+test('the n8n workflow JSON in README is examples/n8n-quickstart.json (which the real-n8n e2e test runs)', () => {
+  const file = JSON.parse(read('examples/n8n-quickstart.json'));
+  expect(blocks(readme, 'json').map((b) => JSON.parse(b))).toEqual([file]);
+});
+
+test('README shows examples/workflows/release-notification.yml as it is', () => {
+  expect(blocks(readme, 'yaml').map((b) => b.trim())).toEqual([read('examples/workflows/release-notification.yml').trim()]);
+});
+
+test.each(readdirSync(join(root, 'examples', 'workflows')))('README or docs/github-action.md shows examples/workflows/%s as it is', (name) => {
+  const shown = [...blocks(readme, 'yaml'), ...blocks(read('docs/github-action.md'), 'yaml')].map((b) => b.trim());
+  expect(shown).toContain(read(join('examples', 'workflows', name)).trim());
 });
 
 test('README names the commands package.json defines', () => {
-  const scripts = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts);
+  const scripts = Object.keys(JSON.parse(read('package.json')).scripts);
   for (const [, name] of readme.matchAll(/npm run ([\w:-]+)/g)) expect(scripts).toContain(name);
   for (const name of ['test', 'start']) expect(readme).toContain(`npm ${name}`);
+});
+
+test('every file README links to exists', () => {
+  const links = [...readme.matchAll(/\]\(([^)#]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^https?:/.test(l));
+  expect(links.length).toBeGreaterThan(5);
+  for (const link of links) expect([link, existsSync(join(root, link))]).toEqual([link, true]);
 });

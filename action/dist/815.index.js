@@ -1770,7 +1770,7 @@ var Alias = __webpack_require__(4065);
 var Collection = __webpack_require__(101);
 var identity = __webpack_require__(1127);
 var Pair = __webpack_require__(7165);
-var toJS = __webpack_require__(4043);
+var toJS = __webpack_require__(6424);
 var Schema = __webpack_require__(5840);
 var stringifyDocument = __webpack_require__(6829);
 var anchors = __webpack_require__(1596);
@@ -2696,7 +2696,7 @@ var anchors = __webpack_require__(1596);
 var visit = __webpack_require__(204);
 var identity = __webpack_require__(1127);
 var Node = __webpack_require__(6673);
-var toJS = __webpack_require__(4043);
+var toJS = __webpack_require__(6424);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -2979,7 +2979,7 @@ exports.isEmptyPath = isEmptyPath;
 
 var applyReviver = __webpack_require__(3661);
 var identity = __webpack_require__(1127);
-var toJS = __webpack_require__(4043);
+var toJS = __webpack_require__(6424);
 
 class NodeBase {
     constructor(type) {
@@ -3072,7 +3072,7 @@ exports.createPair = createPair;
 
 var identity = __webpack_require__(1127);
 var Node = __webpack_require__(6673);
-var toJS = __webpack_require__(4043);
+var toJS = __webpack_require__(6424);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -3263,7 +3263,7 @@ var stringifyCollection = __webpack_require__(1212);
 var Collection = __webpack_require__(101);
 var identity = __webpack_require__(1127);
 var Scalar = __webpack_require__(3301);
-var toJS = __webpack_require__(4043);
+var toJS = __webpack_require__(6424);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -3384,7 +3384,7 @@ var log = __webpack_require__(7249);
 var merge = __webpack_require__(452);
 var stringify = __webpack_require__(2148);
 var identity = __webpack_require__(1127);
-var toJS = __webpack_require__(4043);
+var toJS = __webpack_require__(6424);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -3507,7 +3507,7 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 4043:
+/***/ 6424:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -3561,7 +3561,7 @@ exports.toJS = toJS;
 var resolveBlockScalar = __webpack_require__(8913);
 var resolveFlowScalar = __webpack_require__(6842);
 var errors = __webpack_require__(1464);
-var stringifyString = __webpack_require__(3069);
+var stringifyString = __webpack_require__(5450);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -6079,7 +6079,7 @@ exports.seq = seq;
 
 
 
-var stringifyString = __webpack_require__(3069);
+var stringifyString = __webpack_require__(5450);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -6351,7 +6351,7 @@ var omap = __webpack_require__(303);
 var pairs = __webpack_require__(8385);
 var schema$2 = __webpack_require__(5913);
 var set = __webpack_require__(1528);
-var timestamp = __webpack_require__(6752);
+var timestamp = __webpack_require__(4371);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -6444,7 +6444,7 @@ exports.getTags = getTags;
 
 var node_buffer = __webpack_require__(181);
 var Scalar = __webpack_require__(3301);
-var stringifyString = __webpack_require__(3069);
+var stringifyString = __webpack_require__(5450);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -6774,7 +6774,7 @@ exports.merge = merge;
 
 
 var identity = __webpack_require__(1127);
-var toJS = __webpack_require__(4043);
+var toJS = __webpack_require__(6424);
 var YAMLMap = __webpack_require__(4454);
 var YAMLSeq = __webpack_require__(2223);
 var pairs = __webpack_require__(8385);
@@ -6958,7 +6958,7 @@ var merge = __webpack_require__(452);
 var omap = __webpack_require__(303);
 var pairs = __webpack_require__(8385);
 var set = __webpack_require__(1528);
-var timestamp = __webpack_require__(6752);
+var timestamp = __webpack_require__(4371);
 
 const schema = [
     map.map,
@@ -7092,7 +7092,7 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 6752:
+/***/ 4371:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -7370,7 +7370,7 @@ exports.foldFlowLines = foldFlowLines;
 var anchors = __webpack_require__(1596);
 var identity = __webpack_require__(1127);
 var stringifyComment = __webpack_require__(9799);
-var stringifyString = __webpack_require__(3069);
+var stringifyString = __webpack_require__(5450);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -7981,7 +7981,7 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 3069:
+/***/ 5450:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 

@@ -11,9 +11,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const ROOT = resolve(dirname(process.argv[1]), '..', '..');
-const out = resolve(process.argv[2] ?? join(ROOT, 'action', 'dist'));
+const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+const out = resolve(positionals[0] ?? join(ROOT, 'action', 'dist'));
 const NCC = join(ROOT, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
 
 rmSync(out, { recursive: true, force: true });

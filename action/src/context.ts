@@ -81,10 +81,10 @@ export function runInfo(context: ContextLike, env: NodeJS.ProcessEnv): RunInfo {
  * - `event.*`  the event payload (release, push, pull_request, workflow_run, …);
  * - `repo.*`   owner, name, full_name, url;
  * - `run.*`    id, number, attempt, url, workflow, job, step, event_name, actor, ref, ref_name, sha, sha_short;
- * - `env.*`    the step's environment variables;
+ * - `env.*`    only the variables named in the `env-vars` input (never INPUT_*, which hold the API key);
  * - `row.*`    (batch) every field of the file's row, including the ones that are not sent.
  */
-export function templateScope(context: ContextLike, env: NodeJS.ProcessEnv): Record<string, unknown> {
+export function templateScope(context: ContextLike, env: NodeJS.ProcessEnv, envVars: readonly string[]): Record<string, unknown> {
   const info = runInfo(context, env);
   const ref = context.ref ?? env.GITHUB_REF ?? '';
   const sha = context.sha ?? '';
@@ -108,6 +108,6 @@ export function templateScope(context: ContextLike, env: NodeJS.ProcessEnv): Rec
       sha,
       sha_short: sha.slice(0, 7),
     }),
-    env: { ...env },
+    env: Object.fromEntries(envVars.filter((name) => env[name] !== undefined).map((name) => [name, env[name]])),
   };
 }

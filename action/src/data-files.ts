@@ -1,8 +1,10 @@
 /**
  * Repository data files (CSV, JSON, YAML, plain text) read into records that remember their line, so
- * a bad row can be annotated at `file:line`.
+ * a bad row can be annotated at `file:line`. Values stay as written (text in CSV and YAML): typed
+ * contact attributes are converted later, by the types the service reports (attributes.ts).
  */
 import type { Node as YamlNode } from 'yaml';
+import { jsonElementOffsets } from './json-offsets.ts';
 
 // csv-parse and yaml are loaded on first use (ncc puts them in chunks of their own): a send with
 // inline recipients, the most common step, never parses them (bench/action-startup.ts).
@@ -40,60 +42,29 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-/**
- * Start offsets of the elements of the JSON array holding the records: the root array, or the array
- * under the root object's `key`. Runs on text JSON.parse already accepted, so it only tracks strings,
- * nesting and object keys.
- */
-function jsonElementOffsets(text: string, key: string | undefined): number[] {
-  const offsets: number[] = [];
-  const stack: { kind: '[' | '{'; key?: string; expectKey?: boolean; expectValue?: boolean }[] = [];
-  let i = 0;
-  const isTarget = (): boolean => {
-    if (stack.length === 1) return stack[0].kind === '[' && key === undefined;
-    return stack.length === 2 && stack[0].kind === '{' && stack[0].key === key && stack[1].kind === '[';
-  };
-  const valueStarts = (at: number): void => {
-    const top = stack[stack.length - 1];
-    if (top?.kind === '[' && top.expectValue) {
-      top.expectValue = false;
-      if (isTarget()) offsets.push(at);
+/** Names that would reach an object's prototype when assigned: refused, never sent or silently lost. */
+const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Field names that differ only in case (`Email`, `email`) or repeat: refused by name, never dropped. */
+function checkFieldNames(names: readonly string[], line: number | undefined, where: string): void {
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    if (PROTOTYPE_NAMES.has(name.trim())) throw new DataFileError(`${where} "${name.trim()}" is not allowed (a prototype name)`, line);
+    const folded = name.trim().toLowerCase();
+    const earlier = seen.get(folded);
+    if (earlier !== undefined) {
+      throw new DataFileError(earlier === name ? `${where} "${name}" appears twice` : `${where}s "${earlier}" and "${name}" differ only in case: keep one`, line);
     }
-  };
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '"') {
-      const start = i;
-      i++;
-      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-      const top = stack[stack.length - 1];
-      if (top?.kind === '{' && top.expectKey) {
-        top.key = JSON.parse(text.slice(start, i + 1)) as string;
-        top.expectKey = false;
-      } else valueStarts(start);
-      i++;
-      continue;
-    }
-    if (c === '[' || c === '{') {
-      valueStarts(i);
-      stack.push(c === '[' ? { kind: '[', expectValue: true } : { kind: '{', expectKey: true });
-    } else if (c === ']' || c === '}') {
-      stack.pop();
-    } else if (c === ',') {
-      const top = stack[stack.length - 1];
-      if (top?.kind === '[') top.expectValue = true;
-      else if (top) top.expectKey = true;
-    } else if (!/\s|:/.test(c)) {
-      valueStarts(i);
-    }
-    i++;
+    seen.set(folded, name);
   }
-  return offsets;
 }
 
 function asRecord(value: unknown, line: number, what: string): Record<string, unknown> {
-  if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw new DataFileError(`line ${line}: each ${what} must be an object with named fields, got ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}`, line);
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    checkFieldNames(Object.keys(value), line, 'field');
+    return value as Record<string, unknown>;
+  }
+  throw new DataFileError(`each ${what} must be an object with named fields, got ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}`, line);
 }
 
 function pickCollection(root: unknown, keys: readonly string[], what: string): { list: unknown[]; key?: string } {
@@ -107,11 +78,80 @@ function pickCollection(root: unknown, keys: readonly string[], what: string): {
   throw new DataFileError(`expected a list of ${what}s, or an object with ${keys.map((k) => `"${k}"`).join(' or ')} holding one`);
 }
 
-/** Empty CSV/YAML values are left out; exact `true`/`false` become booleans (boolean contact attributes). */
-function csvValue(value: string): unknown {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  return value;
+/** Blank and comment lines csv-parse skips before a record (they are part of its raw text). */
+const SKIPPED_LINES = /^(?:[ \t]*(?:#[^\n]*)?\n)*/;
+
+async function parseCsv(source: string): Promise<DataRecord[]> {
+  const { parse } = await import('csv-parse/sync');
+  // csv-parse counts CR and LF of a CRLF inside a quoted field as two lines: normalise line ends
+  // first (a multiline value then holds LF), and count each record's start from its raw text.
+  const text = source.replace(/\r\n?/g, '\n');
+  let rows: { record: Record<string, string>; raw: string; info: { lines: number } }[];
+  try {
+    rows = parse(text, {
+      columns: (header: string[]) => {
+        checkFieldNames(header, lineAt(text, text.search(/^[ \t]*[^#\s]/m)), 'column');
+        return header.map((h) => h.trim());
+      },
+      info: true,
+      raw: true,
+      skip_empty_lines: true,
+      trim: true,
+      comment: '#',
+      comment_no_infix: true,
+    }) as typeof rows;
+  } catch (error) {
+    if (error instanceof DataFileError) throw error;
+    const e = error as Error & { lines?: number };
+    throw new DataFileError(`CSV: ${e.message}`, e.lines);
+  }
+  return rows.map(({ record, raw, info }) => {
+    const body = raw.replace(SKIPPED_LINES, '').replace(/\n$/, '');
+    const value: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(record)) if (v !== '' && v !== undefined) value[k] = v;
+    return { line: info.lines - (body.match(/\n/g) ?? []).length, value };
+  });
+}
+
+function parseJson(text: string, keys: readonly string[], what: string): DataRecord[] {
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (error) {
+    const pos = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new DataFileError(`JSON: ${(error as Error).message}`, pos === undefined ? undefined : lineAt(text, Number(pos)));
+  }
+  const { list, key } = pickCollection(root, keys, what);
+  const offsets = jsonElementOffsets(text, key);
+  return list.map((value, i) => {
+    const line = offsets[i] === undefined ? 1 : lineAt(text, offsets[i]);
+    return { line, value: asRecord(value, line, what) };
+  });
+}
+
+async function parseYaml(text: string, keys: readonly string[], what: string): Promise<DataRecord[]> {
+  const { LineCounter, isMap, isSeq, parseDocument } = await import('yaml');
+  const lineCounter = new LineCounter();
+  // failsafe: every scalar is text (`+4915…` stays a phone number, not an integer), as in CSV.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, schema: 'failsafe' });
+  if (doc.errors.length) {
+    const first = doc.errors[0];
+    throw new DataFileError(`YAML: ${first.message.split('\n')[0]}`, lineCounter.linePos(first.pos[0]).line);
+  }
+  const root = doc.contents as YamlNode | null;
+  let seqNode: YamlNode | null = null;
+  if (isSeq(root)) seqNode = root;
+  else if (isMap(root)) seqNode = (keys.map((k) => root.get(k, true) as YamlNode | undefined).find((n) => isSeq(n)) as YamlNode | undefined) ?? null;
+  const { list } = pickCollection(doc.toJS(), keys, what);
+  const items = isSeq(seqNode) ? seqNode.items : [];
+  return list.map((value, i) => {
+    const node = items[i] as YamlNode | undefined;
+    const line = node?.range ? lineCounter.linePos(node.range[0]).line : 1;
+    const record = asRecord(value, line, what);
+    const cleaned: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(record)) if (v !== '' && v !== null) cleaned[k] = v;
+    return { line, value: cleaned };
+  });
 }
 
 /**
@@ -121,80 +161,14 @@ function csvValue(value: string): unknown {
 export async function parseRecords(text: string, format: DataFormat, keys: readonly string[], what: string): Promise<DataRecord[]> {
   if (format === 'text') {
     const records: DataRecord[] = [];
-    text.split(/\r?\n/).forEach((raw, i) => {
+    text.split(/\r?\n|\r/).forEach((raw, i) => {
       const value = raw.trim();
       if (value && !value.startsWith('#')) records.push({ line: i + 1, value: { value } });
     });
     return records;
   }
-  if (format === 'csv') {
-    const { parse: parseCsv } = await import('csv-parse/sync');
-    let rows: { record: Record<string, string>; info: { lines: number } }[];
-    try {
-      rows = parseCsv(text, { columns: true, info: true, bom: true, skip_empty_lines: true, trim: true, comment: '#', comment_no_infix: true }) as typeof rows;
-    } catch (error) {
-      const e = error as Error & { lines?: number };
-      throw new DataFileError(`CSV: ${e.message}`, e.lines);
-    }
-    return rows.map(({ record, info }) => {
-      const value: Record<string, unknown> = {};
-      let newlines = 0;
-      for (const [k, v] of Object.entries(record)) {
-        if (v === '' || v === undefined) continue;
-        newlines += (v.match(/\n/g) ?? []).length;
-        value[k] = csvValue(v);
-      }
-      return { line: info.lines - newlines, value };
-    });
-  }
-  if (format === 'json') {
-    let root: unknown;
-    try {
-      root = JSON.parse(text.replace(/^\uFEFF/, ''));
-    } catch (error) {
-      const pos = /position (\d+)/.exec((error as Error).message)?.[1];
-      const line = pos === undefined ? undefined : lineAt(text, Number(pos));
-      throw new DataFileError(`JSON: ${(error as Error).message}`, line);
-    }
-    const { list, key } = pickCollection(root, keys, what);
-    const offsets = jsonElementOffsets(text, key);
-    return list.map((value, i) => {
-      const line = offsets[i] === undefined ? 1 : lineAt(text, offsets[i]);
-      return { line, value: asRecord(value, line, what) };
-    });
-  }
-  if (format === 'yaml') {
-    const { LineCounter, isMap, isSeq, parseDocument } = await import('yaml');
-    const lineCounter = new LineCounter();
-    // failsafe: every scalar is text (`+4915…` stays a phone number, not an integer); then exact
-    // true/false become booleans and empty values are left out, as in CSV.
-    const doc = parseDocument(text, { lineCounter, prettyErrors: false, schema: 'failsafe' });
-    if (doc.errors.length) {
-      const first = doc.errors[0];
-      throw new DataFileError(`YAML: ${first.message.split('\n')[0]}`, lineCounter.linePos(first.pos[0]).line);
-    }
-    const root = doc.contents as YamlNode | null;
-    let seqNode: YamlNode | null = null;
-    if (isSeq(root)) seqNode = root;
-    else if (isMap(root)) {
-      for (const k of keys) {
-        const n = root.get(k, true) as YamlNode | undefined;
-        if (isSeq(n)) {
-          seqNode = n;
-          break;
-        }
-      }
-    }
-    const { list } = pickCollection(doc.toJS(), keys, what);
-    const items = isSeq(seqNode) ? seqNode.items : [];
-    return list.map((value, i) => {
-      const node = items[i] as YamlNode | undefined;
-      const line = node?.range ? lineCounter.linePos(node.range[0]).line : 1;
-      const record = asRecord(value, line, what);
-      const cleaned: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(record)) if (v !== '' && v !== null) cleaned[k] = typeof v === 'string' ? csvValue(v) : v;
-      return { line, value: cleaned };
-    });
-  }
+  if (format === 'csv') return parseCsv(text);
+  if (format === 'json') return parseJson(text, keys, what);
+  if (format === 'yaml') return parseYaml(text, keys, what);
   throw new DataFileError(`unknown file-format "${format as string}"`);
 }

@@ -20,7 +20,8 @@ export interface Settings {
   apiKey: string;
   baseUrl: string;
   channel: string;
-  to: string[];
+  /** Recipients as given: split by src's splitRecipients (lines, commas, semicolons). */
+  to: string;
   toFile: string;
   subject: string;
   body: string;
@@ -34,6 +35,8 @@ export interface Settings {
   idempotencyKey: string;
   failOnError: boolean;
   dryRun: boolean;
+  /** The environment variables templates may read as `env.NAME` (the `env-vars` input). */
+  envVars: string[];
 }
 
 /** The API key: the input, else MESSAGING_API_KEY. Read (and masked by the caller) before anything else. */
@@ -49,18 +52,24 @@ function booleanInput(core: CoreLike, name: string): boolean {
   throw new InputError(name, `must be true or false, got "${raw}".`);
 }
 
+/** Decimal seconds only: `Number()` would also take `0x10`, `1e3` or ` ` — refused by name instead. */
 function secondsInput(core: CoreLike, name: string, max: number): number {
   const raw = core.getInput(name);
   const value = Number(raw);
-  if (raw === '' || !Number.isFinite(value) || value < 0 || value > max) {
+  if (!/^\d+(\.\d+)?$/.test(raw) || value > max) {
     throw new InputError(name, `must be a number of seconds from 0 to ${max}, got "${raw}".`);
   }
   return Math.round(value * 1000);
 }
 
-/** Recipients given inline: one per line, or separated by commas (or semicolons). */
-export function splitList(text: string): string[] {
-  return splitRecipients(text);
+/** `env-vars`: names only, never the action's own inputs (INPUT_*, which hold the API key) or the key variable. */
+function envVarsInput(core: CoreLike): string[] {
+  const names = splitRecipients(core.getInput('env-vars'));
+  for (const name of names) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new InputError('env-vars', `"${name}" is not an environment variable name.`);
+    if (/^INPUT_/i.test(name) || name === 'MESSAGING_API_KEY') throw new InputError('env-vars', `"${name}" may not be read by templates (it can hold the API key).`);
+  }
+  return names;
 }
 
 /** Reads and checks every input; mode-specific requirements are checked where the mode runs. */
@@ -100,7 +109,7 @@ export function readInputs(core: CoreLike, env: NodeJS.ProcessEnv, apiKey: strin
     apiKey,
     baseUrl,
     channel: core.getInput('channel').trim(),
-    to: splitList(core.getInput('to')),
+    to: core.getInput('to'),
     toFile: core.getInput('to-file').trim(),
     subject: core.getInput('subject', { trimWhitespace: false }),
     body: core.getInput('body', { trimWhitespace: false }),
@@ -114,5 +123,6 @@ export function readInputs(core: CoreLike, env: NodeJS.ProcessEnv, apiKey: strin
     idempotencyKey,
     failOnError: booleanInput(core, 'fail-on-error'),
     dryRun,
+    envVars: envVarsInput(core),
   };
 }

@@ -6,29 +6,50 @@ import { ApiError, describeChunkEvent, describeClientEvent, describeError, forma
 import type { ChunkEvent, ClientEvent, Runtime } from '../../src/index.ts';
 import { runInfo, templateScope } from './context.ts';
 import { InputError, readApiKey, readInputs } from './inputs.ts';
-import { maskText } from './mask.ts';
-import { batchMode, jobMode, sendMode, syncContactsMode } from './modes.ts';
-import type { ModeContext } from './modes.ts';
-import { newReport, writeOutputs, writeSummary } from './report.ts';
+import type { Mode } from './inputs.ts';
+import { Log } from './log.ts';
+import { batchMode } from './modes/batch.ts';
+import { jobMode } from './modes/job.ts';
+import { sendMode } from './modes/send.ts';
+import type { ModeContext } from './modes/shared.ts';
+import { syncContactsMode } from './modes/sync-contacts.ts';
+import { newReport, writeOutputs, writeResultsFile } from './report.ts';
+import { writeSummary } from './summary.ts';
 import type { CoreLike, ContextLike } from './types.ts';
 
-export const USER_AGENT = 'relay-messaging-github-action/0.1.0';
+export const USER_AGENT = 'messaging-service-github-action/1';
+
+const MODES: Record<Mode, (ctx: ModeContext) => Promise<void>> = { send: sendMode, batch: batchMode, 'sync-contacts': syncContactsMode, job: jobMode };
 
 export interface RunDependencies {
   core: CoreLike;
   context: ContextLike;
   /** Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  /** HTTP, timers and clock for the shared client: index.ts passes nodeRuntime(fetchTransport()); tests may pass the undici one. */
+  /** HTTP, timers and clock for the shared client: index.ts passes the proxy-aware undici runtime. */
   runtime: Runtime;
 }
 
 /** One progress line per chunk call, so long runs show life in the log. */
-function chunkLogger(core: CoreLike) {
+function chunkLogger(log: Log) {
   return (what: string) =>
-    (event: ChunkEvent): void => {
-      core.info(describeChunkEvent(event, what));
-    };
+    (event: ChunkEvent): void =>
+      log.info(describeChunkEvent(event, what));
+}
+
+/** Under load the client may report a rate wait that is already over (0.0 s): not a wait anyone sees. */
+const SHORTEST_WAIT_SHOWN_MS = 50;
+
+function eventLogger(log: Log, stats: { retries: number; waits: number; waitedMs: number }) {
+  return (event: ClientEvent): void => {
+    if (event.type === 'retry') stats.retries += 1;
+    else if (event.ms < SHORTEST_WAIT_SHOWN_MS) return;
+    else {
+      stats.waits += 1;
+      stats.waitedMs += event.ms;
+    }
+    log.info(describeClientEvent(event));
+  };
 }
 
 export async function run(deps: RunDependencies): Promise<void> {
@@ -37,72 +58,46 @@ export async function run(deps: RunDependencies): Promise<void> {
   // First of all: mask the key, before anything could print it.
   const apiKey = readApiKey(core, env);
   if (apiKey) core.setSecret(apiKey);
-
-  const modeName = core.getInput('mode').trim() || 'send';
-  let report = newReport(modeName, false);
-  const stats = { retries: 0, retryCodes: new Map<string, number>(), waits: 0, waitedMs: 0 };
-  const known = new Set<string>();
+  const log = new Log(core);
+  let report = newReport(core.getInput('mode').trim() || 'send', false);
+  const stats = { retries: 0, waits: 0, waitedMs: 0 };
   try {
     const settings = readInputs(core, env, apiKey);
     report = newReport(settings.mode, settings.dryRun);
     let client: MessagingClient | undefined;
-    const onEvent = (event: ClientEvent): void => {
-      if (event.type === 'retry') {
-        stats.retries += 1;
-        stats.retryCodes.set(event.code, (stats.retryCodes.get(event.code) ?? 0) + 1);
-      } else {
-        stats.waits += 1;
-        stats.waitedMs += event.ms;
-      }
-      core.info(describeClientEvent(event));
-    };
     const ctx: ModeContext = {
-      core,
       settings,
       info: runInfo(context, env),
-      scope: templateScope(context, env),
+      scope: templateScope(context, env, settings.envVars),
       workspace: env.GITHUB_WORKSPACE || process.cwd(),
+      env,
       report,
-      onChunk: chunkLogger(core),
-      known,
+      log,
+      onChunk: chunkLogger(log),
       client: () =>
-        (client ??= new MessagingClient({
-          baseUrl: settings.baseUrl,
-          apiKey: settings.apiKey,
-          runtime: deps.runtime,
-          maxWaitMs: settings.maxRateLimitWaitMs,
-          userAgent: USER_AGENT,
-          onEvent,
-        })),
+        (client ??= new MessagingClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, runtime: deps.runtime, maxWaitMs: settings.maxRateLimitWaitMs, userAgent: USER_AGENT, onEvent: eventLogger(log, stats) })),
     };
-    if (settings.mode === 'send') await sendMode(ctx);
-    else if (settings.mode === 'batch') await batchMode(ctx);
-    else if (settings.mode === 'sync-contacts') await syncContactsMode(ctx);
-    else await jobMode(ctx);
+    await MODES[settings.mode](ctx);
   } catch (error) {
-    if (error instanceof InputError) report.fatal = maskText(error.message, known);
-    else if (error instanceof ApiError) report.fatal = maskText(error.status === 0 && error.code === 'invalid_input' ? `Invalid input: ${describeError(error)}` : describeError(error), known);
-    else report.fatal = `Unexpected error: ${maskText(error instanceof Error ? (error.stack ?? error.message) : String(error), known)}`;
+    if (error instanceof InputError) report.fatal = log.mask(error.message);
+    else if (error instanceof ApiError) report.fatal = log.mask(error.status === 0 && error.code === 'invalid_input' ? `Invalid input: ${describeError(error)}` : describeError(error));
+    else report.fatal = `Unexpected error: ${log.mask(error instanceof Error ? (error.stack ?? error.message) : String(error))}`;
   }
-  if (stats.retries) report.notes.push(`${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'} by the client (${[...stats.retryCodes].map(([c, n]) => `${c} ×${n}`).join(', ')}).`);
+  if (stats.retries) report.notes.push(`${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'} by the client (see the log).`);
   if (stats.waits) report.notes.push(`Waited ${stats.waits} time(s) for the rate window, ${formatSeconds(stats.waitedMs)} in all.`);
+  report.notes.push(...log.overflowNotes());
 
   // Outputs and summary before the step's fate, so continue-on-error users can branch on them.
-  writeOutputs(core, report);
+  writeOutputs(core, report, writeResultsFile(report, env));
   await writeSummary(core, report);
-  const failOnError = safeFailOnError(core);
-  if (report.fatal) {
-    core.setFailed(report.fatal);
-  } else if (report.failures.length) {
-    if (failOnError) core.setFailed(report.failures.join(' '));
-    else for (const f of report.failures) core.warning(`${f} (fail-on-error is false: the step succeeds.)`);
+  const failOnError = !['false', 'False', 'FALSE'].includes(core.getInput('fail-on-error'));
+  if (report.fatal) core.setFailed(report.fatal);
+  else if (report.failures.length) {
+    const message = report.counts.unknown ? `${report.counts.unknown} unknown, send again with the same key (${report.idempotencyKey}). ${report.failures.join(' ')}` : report.failures.join(' ');
+    if (failOnError) core.setFailed(message);
+    else core.warning(`${message} (fail-on-error is false: the step succeeds.)`);
   } else {
-    const done = report.dryRun ? 'Dry run complete: nothing was sent' : `Done: ${report.sent} ${report.mode === 'send' || report.mode === 'batch' ? 'sent' : 'imported'}`;
-    core.info(`${done}.`);
+    const c = report.counts;
+    log.info(report.dryRun ? 'Dry run complete: nothing was sent.' : report.mode === 'send' || report.mode === 'batch' ? `Done: ${c.sent} sent.` : `Done: ${c.imported} imported.`);
   }
-}
-
-/** fail-on-error, read again here because an invalid input may have stopped readInputs early. */
-function safeFailOnError(core: CoreLike): boolean {
-  return !['false', 'False', 'FALSE'].includes(core.getInput('fail-on-error'));
 }

@@ -1,7 +1,10 @@
 /**
- * What a run produced, in one place: the outputs (written before the step fails), the job summary
- * (masked, truncated well under the 1 MiB limit) and the failures that decide the step's fate.
+ * What a run produced, in one place: the outputs (written before the step fails), the full results file
+ * and the failures that decide the step's fate. The job summary is summary.ts.
  */
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CoreLike } from './types.ts';
 
 export interface Row {
@@ -11,8 +14,12 @@ export interface Row {
   line?: number;
   /** Already masked. */
   recipient?: string;
+  /** sent, replayed, failed, unknown, not_attempted (messages); imported, failed, unknown, not_attempted, queued, unfinished (contacts); dry-run. */
   status: string;
   id?: string;
+  /** The idempotency key of the call that carried this item: sending again with it never sends twice. */
+  key?: string;
+  /** Already masked. */
   error?: { code: string; message: string; param?: string };
 }
 
@@ -26,6 +33,18 @@ export interface JobRow {
   replayed?: boolean;
 }
 
+export interface Counts {
+  /** Messages created (send, batch). */
+  sent: number;
+  /** Contact rows imported without error (sync-contacts, job). */
+  imported: number;
+  failed: number;
+  /** Writes whose outcome is unknown: send again with the same key. */
+  unknown: number;
+  notAttempted: number;
+  queued?: number;
+}
+
 export interface Report {
   mode: string;
   dryRun: boolean;
@@ -35,10 +54,7 @@ export interface Report {
   rows: Row[];
   jobs: JobRow[];
   ids: string[];
-  sent: number;
-  failed: number;
-  notAttempted: number;
-  queued?: number;
+  counts: Counts;
   jobIds: string[];
   jobStatus: string;
   idempotencyKey: string;
@@ -46,27 +62,33 @@ export interface Report {
   failures: string[];
   /** Fails the step whatever fail-on-error says (invalid input, authentication, unexpected errors). */
   fatal?: string;
-  /** Retry and rate-limit notes for the summary. */
+  /** Retry, rate-limit, replay and annotation notes for the summary. */
   notes: string[];
+  /** Rows in the previous version of the file that are gone from this one (incremental sync), masked. */
+  removed: { line: number; recipient?: string }[];
 }
 
 export function newReport(mode: string, dryRun: boolean): Report {
-  return { mode, dryRun, details: [], rows: [], jobs: [], ids: [], sent: 0, failed: 0, notAttempted: 0, jobIds: [], jobStatus: '', idempotencyKey: '', failures: [], notes: [] };
+  return { mode, dryRun, details: [], rows: [], jobs: [], ids: [], counts: { sent: 0, imported: 0, failed: 0, unknown: 0, notAttempted: 0 }, jobIds: [], jobStatus: '', idempotencyKey: '', failures: [], notes: [], removed: [] };
 }
 
 export const MAX_RESULTS_BYTES = 512 * 1024;
-export const MAX_SUMMARY_BYTES = 256 * 1024;
-export const MAX_SUMMARY_ROWS = 1000;
+/** A job's outputs share 1 MB: `ids` keeps the first 1,000 (≈ 30 KB); every id is in results-file. */
+export const MAX_IDS = 1000;
 
-/** The `results` output: one entry per row, no recipients; cut (with a final marker) past 512 KiB. A replay is `sent` with `replayed: true`. */
+function entryOf(r: Row): Record<string, unknown> {
+  const replayed = r.status === 'replayed' ? true : undefined;
+  return { index: r.index, line: r.line, status: replayed ? 'sent' : r.status, replayed, id: r.id, key: r.key, error: r.error };
+}
+
+/** The `results` output: one entry per row, no recipients; cut (with a final marker) past 512 KiB. */
 export function resultsJson(rows: Row[]): string {
   const entries: string[] = [];
   let size = 2;
   for (const r of rows) {
-    const replayed = r.status === 'replayed' ? true : undefined;
-    const entry = JSON.stringify({ index: r.index, line: r.line, status: replayed ? 'sent' : r.status, replayed, id: r.id, error: r.error });
+    const entry = JSON.stringify(entryOf(r));
     if (size + entry.length + 1 > MAX_RESULTS_BYTES - 64) {
-      entries.push(JSON.stringify({ truncated: true, omitted: rows.length - entries.length }));
+      entries.push(JSON.stringify({ truncated: true, omitted: rows.length - entries.length, see: 'results-file' }));
       break;
     }
     entries.push(entry);
@@ -75,93 +97,31 @@ export function resultsJson(rows: Row[]): string {
   return `[${entries.join(',')}]`;
 }
 
-export function writeOutputs(core: CoreLike, report: Report): void {
-  core.setOutput('ids', JSON.stringify(report.ids));
-  core.setOutput('sent', String(report.sent));
-  core.setOutput('failed', String(report.failed));
-  core.setOutput('not-attempted', String(report.notAttempted));
-  core.setOutput('queued', report.queued === undefined ? '' : String(report.queued));
+/** Every row, uncut, as JSON under RUNNER_TEMP (the runner empties it after the job). '' when unset. */
+export function writeResultsFile(report: Report, env: NodeJS.ProcessEnv): string {
+  const dir = env.RUNNER_TEMP;
+  if (!dir) return '';
+  const path = join(dir, `messaging-service-results-${randomUUID()}.json`);
+  const { mode, counts, jobIds, jobStatus, idempotencyKey, ids } = report;
+  writeFileSync(path, JSON.stringify({ mode, counts, ids, jobIds, jobStatus, idempotencyKey, results: report.rows.map(entryOf), removed: report.removed }, null, 1));
+  return path;
+}
+
+const count = (applies: boolean, n: number | undefined) => (applies && n !== undefined ? String(n) : '');
+
+export function writeOutputs(core: CoreLike, report: Report, resultsFile: string): void {
+  const messages = report.mode === 'send' || report.mode === 'batch';
+  const c = report.counts;
+  core.setOutput('ids', JSON.stringify(report.ids.slice(0, MAX_IDS)));
+  core.setOutput('sent', count(messages, c.sent));
+  core.setOutput('imported', count(!messages, c.imported));
+  core.setOutput('failed', String(c.failed));
+  core.setOutput('unknown', String(c.unknown));
+  core.setOutput('not-attempted', String(c.notAttempted));
+  core.setOutput('queued', count(!messages, c.queued));
   core.setOutput('job-ids', JSON.stringify(report.jobIds));
   core.setOutput('job-status', report.jobStatus);
   core.setOutput('results', resultsJson(report.rows));
+  core.setOutput('results-file', resultsFile);
   core.setOutput('idempotency-key', report.idempotencyKey);
-}
-
-function cell(text: string | number | undefined): string {
-  if (text === undefined || text === '') return '';
-  return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
-const STATUS_ICON: Record<string, string> = {
-  sent: '✅ sent',
-  replayed: '♻️ already sent',
-  imported: '✅ imported',
-  failed: '❌ failed',
-  not_attempted: '⏭️ not attempted',
-  'dry-run': '🧪 dry run',
-  completed: '✅ completed',
-  queued: '⏳ queued',
-  unfinished: '⏳ unfinished',
-};
-
-/** The job summary as Markdown. Every recipient in it is masked by the caller; nothing else is personal. */
-export function summaryMarkdown(report: Report): string {
-  const out: string[] = [];
-  out.push(`### Relay messaging — ${report.mode}${report.dryRun ? ' (dry run: nothing was sent)' : ''}`, '');
-  for (const d of report.details) out.push(`${d}  `);
-  if (report.details.length) out.push('');
-  const counts: [string, string][] = [];
-  if (report.mode === 'send' || report.mode === 'batch') {
-    counts.push(['Sent', String(report.sent)], ['Failed', String(report.failed)], ['Not attempted', String(report.notAttempted)]);
-  } else {
-    if (report.queued !== undefined) counts.push(['Queued', String(report.queued)]);
-    counts.push(['Imported', String(report.sent)], ['Failed rows', String(report.failed)]);
-    if (report.notAttempted) counts.push(['Not attempted', String(report.notAttempted)]);
-    if (report.jobStatus) counts.push(['Job status', report.jobStatus]);
-  }
-  if (report.idempotencyKey) counts.push(['Idempotency key', `\`${report.idempotencyKey}\``]);
-  out.push(`| ${counts.map((c) => c[0]).join(' | ')} |`, `|${counts.map(() => '---').join('|')}|`, `| ${counts.map((c) => c[1]).join(' | ')} |`, '');
-  if (report.fatal) out.push(`> [!CAUTION]`, `> ${cell(report.fatal)}`, '');
-  for (const f of report.failures.slice(0, 5)) out.push(`> [!WARNING]`, `> ${cell(f)}`, '');
-  for (const n of report.notes) out.push(`- ${cell(n)}`);
-  if (report.notes.length) out.push('');
-
-  if (report.jobs.length) {
-    out.push('| Job | Rows | Status | Processed | Failed |', '|---|---|---|---|---|');
-    for (const j of report.jobs) {
-      out.push(`| \`${cell(j.id)}\`${j.replayed ? ' (replayed)' : ''} | ${cell(j.lines)} | ${STATUS_ICON[j.status] ?? cell(j.status)} | ${cell(j.processed)}${j.total !== undefined ? ` / ${j.total}` : ''} | ${cell(j.failed)} |`);
-    }
-    out.push('');
-  }
-
-  // Contact imports list only the rows worth a look; message runs list every recipient.
-  const rows = report.mode === 'sync-contacts' || report.mode === 'job' ? report.rows.filter((r) => r.status !== 'imported' && r.status !== 'queued') : report.rows;
-  if (rows.length) {
-    const withLine = rows.some((r) => r.line !== undefined);
-    const withRecipient = rows.some((r) => r.recipient !== undefined);
-    const head = ['#', ...(withLine ? [`Line${report.file ? ` (${cell(report.file)})` : ''}`] : []), ...(withRecipient ? ['Recipient'] : []), 'Status', 'Id or error'];
-    out.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
-    let size = out.join('\n').length;
-    let shown = 0;
-    for (const r of rows) {
-      const detail = r.id ? `\`${cell(r.id)}\`` : r.error ? `\`${cell(r.error.code)}\` ${cell(r.error.message)}${r.error.param ? ` (field \`${cell(r.error.param)}\`)` : ''}` : '';
-      const line = `| ${r.index + 1} | ${withLine ? `${cell(r.line)} | ` : ''}${withRecipient ? `\`${cell(r.recipient)}\` | ` : ''}${STATUS_ICON[r.status] ?? cell(r.status)} | ${detail} |`;
-      if (shown >= MAX_SUMMARY_ROWS || size + line.length > MAX_SUMMARY_BYTES) break;
-      out.push(line);
-      size += line.length + 1;
-      shown += 1;
-    }
-    if (shown < rows.length) out.push('', `_${rows.length - shown} more rows not shown (the summary is kept small); every row is in the \`results\` output._`);
-    out.push('');
-  }
-  return out.join('\n');
-}
-
-export async function writeSummary(core: CoreLike, report: Report): Promise<void> {
-  try {
-    await core.summary.addRaw(summaryMarkdown(report), true).write();
-  } catch (error) {
-    // No GITHUB_STEP_SUMMARY (e.g. a local run): the summary is optional, the outputs are not.
-    core.debug(`Job summary not written: ${(error as Error).message}`);
-  }
 }

@@ -1,5 +1,5 @@
 /** Test doubles for the action: a `core` that records everything, inputs defaulted from action.yml. */
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
@@ -107,14 +107,30 @@ export function fakeCore(given: Record<string, string> = {}): FakeCore {
   return core;
 }
 
-/** A temp workspace holding `files` (path → content) and an event JSON. */
-export function workspace(files: Record<string, string>, event: unknown = {}): { dir: string; eventPath: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'action-ws-'));
+const tempDirs: string[] = [];
+
+/** A temp dir removed after the test file (every suite that imports these helpers). */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+if (typeof afterAll === 'function') afterAll(removeTempDirs);
+
+/** A temp workspace holding `files` (path → content, text or bytes) and, beside it, an event JSON. */
+export function workspace(files: Record<string, string | Uint8Array>, event: unknown = {}): { dir: string; eventPath: string } {
+  const root = tempDir('action-ws-');
+  const dir = join(root, 'workspace');
+  mkdirSync(dir);
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
   }
-  const eventPath = join(dir, '..', `${dir.split(/[\\/]/).pop()}-event.json`);
+  const eventPath = join(root, 'event.json');
   writeFileSync(eventPath, JSON.stringify(event));
   return { dir, eventPath };
 }

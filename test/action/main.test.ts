@@ -45,6 +45,7 @@ const SEND = {
   to: 'ann@example.com, bob@example.com',
   subject: 'Released {{ event.release.tag_name }}',
   body: '{{ event.release.name }} is out: {{ event.release.html_url }} ({{ env.DEPLOY_ENV }})',
+  'env-vars': 'DEPLOY_ENV',
 };
 
 test('send: renders the templates from the event, sends once per recipient, writes outputs and a masked summary', async () => {
@@ -71,8 +72,11 @@ test('send: more than 100 recipients go out in chunks of 100, each with its own 
   expect(core.outputs.sent).toBe('250');
   expect(sandbox.control.ledger().messages).toHaveLength(250);
   const keys = Object.keys(sandbox.control.summary().messages_by_idempotency_key);
-  const base = core.outputs['idempotency-key'];
-  expect(keys.map((k) => k.split('/')[1]).sort()).toEqual([0, 1, 2].map((n) => `${base}:chunk-${n}`));
+  const results = JSON.parse(core.outputs.results) as { index: number; key: string }[];
+  const chunkKeys = [0, 100, 200].map((i) => results[i].key);
+  expect(new Set(chunkKeys).size).toBe(3);
+  expect(chunkKeys[0]).toBe(core.outputs['idempotency-key']);
+  expect(keys.map((k) => k.split('/')[1]).sort()).toEqual([...chunkKeys].sort());
   expect(core.logs.filter((l) => /^Chunk \d\/3 \(\d+ recipients\): done in/.test(l))).toHaveLength(3);
 });
 
@@ -84,7 +88,7 @@ test('re-running the job (same run id, attempt 2) sends nothing twice; the summa
   expect(sandbox.control.ledger().messages).toHaveLength(2);
   expect(sandbox.control.summary().duplicates_detected).toBe(0);
   expect(rerun.summaryText).toContain('♻️ already sent');
-  expect(rerun.summaryText).toContain('nothing was sent twice');
+  expect(rerun.summaryText).toContain('2 sent (2 replayed: already done by an earlier attempt)');
   expect(JSON.parse(rerun.outputs.results)).toEqual([0, 1].map((index) => expect.objectContaining({ index, status: 'sent', replayed: true })));
   // A new run (another run id) is a new notification.
   await act(SEND, { ctx: { runId: 7654321 } });
@@ -93,7 +97,7 @@ test('re-running the job (same run id, attempt 2) sends nothing twice; the summa
 
 test('an unresolved placeholder fails the step naming it, sends nothing, and still writes outputs', async () => {
   const core = await act({ ...SEND, body: 'Released {{ event.release.tag }}' });
-  expect(core.failed).toMatch(/^Input "body": unresolved placeholder \{\{ event\.release\.tag \}\}: event\.release has no "tag" \(it has: tag_name/);
+  expect(core.failed).toBe('Input "body": unresolved placeholder {{ event.release.tag }} at line 1, column 13: "tag" is not defined');
   expect(core.outputs.sent).toBe('0');
   expect(core.outputs.results).toBe('[]');
   expect(sandbox.control.ledger().requests).toBe(0);
@@ -111,10 +115,12 @@ test('recipients from a file: the column named after the channel, duplicates onc
   expect(core.everything()).not.toContain('+4915100000002');
 });
 
-const BATCH_CSV = 'channel,to,subject,body,name\nemail,ann@example.com,Hi {{ row.name }},Release {{ event.release.tag_name }},Ann\nwhatsapp,+4915100000001,Not allowed,Hello {{ row.name }},Bob\n\nemail,cid@example.com,,Plain,Cid\n';
+// Rows are data: Cid's body is sent as written; rows without a body or subject get the input templates.
+const BATCH_CSV = 'channel,to,subject,body,name\nemail,ann@example.com,,,Ann\nwhatsapp,+4915100000001,Not allowed,Hello,Bob\n\nemail,cid@example.com,,Plain {{ row.name }},Cid\n';
+const BATCH_TEMPLATES = { subject: 'Hi {{ row.name }}', body: 'Release {{ event.release.tag_name }}' };
 
 test('batch: rows from a CSV, row variables, an element refused by the service annotated at its line', async () => {
-  const core = await act({ mode: 'batch', file: 'data/messages.csv' }, { files: { 'data/messages.csv': BATCH_CSV } });
+  const core = await act({ mode: 'batch', file: 'data/messages.csv', ...BATCH_TEMPLATES }, { files: { 'data/messages.csv': BATCH_CSV } });
   expect(core.outputs.sent).toBe('2');
   expect(core.outputs.failed).toBe('1');
   expect(core.failed).toMatch(/1 message\(s\) were refused/);
@@ -131,36 +137,38 @@ test('batch: rows from a CSV, row variables, an element refused by the service a
   expect(results[1].error).toMatchObject({ code: 'validation_failed', param: 'subject' });
   const ledger = sandbox.control.ledger().messages;
   expect(ledger.find((m) => m.to === 'ann@example.com')).toMatchObject({ subject: 'Hi Ann', body: 'Release v1.2.0' });
+  expect(ledger.find((m) => m.to === 'cid@example.com')).toMatchObject({ subject: 'Hi Cid', body: 'Plain {{ row.name }}' });
   expect(core.summaryText).toContain('| Line (data/messages.csv) |');
 });
 
 test('batch with fail-on-error false: the refused element is a warning and the step succeeds', async () => {
-  const core = await act({ mode: 'batch', file: 'messages.csv', 'fail-on-error': 'false' }, { files: { 'messages.csv': BATCH_CSV } });
+  const core = await act({ mode: 'batch', file: 'messages.csv', 'fail-on-error': 'false', ...BATCH_TEMPLATES }, { files: { 'messages.csv': BATCH_CSV } });
   expect(core.failed).toBeUndefined();
   expect(core.annotations.some((a) => a.level === 'warning' && a.properties?.startLine === 3)).toBe(true);
   expect(core.outputs.failed).toBe('1');
 });
 
 test('batch: invalid rows are annotated at their lines and nothing is sent', async () => {
-  const yaml = 'messages:\n  - channel: email\n    to: ann@example.com\n    body: ok\n  - channel: email\n    body: no recipient\n  - channel: email\n    to: bob@example.com\n    body: "{{ row.nope }}"\n';
+  const yaml = 'messages:\n  - channel: email\n    to: ann@example.com\n    body: ok\n  - channel: email\n    body: no recipient\n  - channel: email\n    to: bob@example.com\n';
   const core = await act({ mode: 'batch', file: 'm.yaml' }, { files: { 'm.yaml': yaml } });
-  expect(core.failed).toMatch(/^Input "file": 2 of 3 message\(s\) in m\.yaml are invalid \(first, line 5: missing to\)/);
+  expect(core.failed).toMatch(/^Input "file": 2 of 3 message\(s\) in m\.yaml are invalid \(first, m\.yaml:5: missing to\)/);
   expect(core.annotations.map((a) => [a.level, a.properties?.startLine])).toEqual([
     ['error', 5],
     ['error', 7],
   ]);
-  expect(core.annotations[1].message).toContain('{{ row.nope }}');
+  expect(core.annotations[1].message).toContain('missing body');
   expect(sandbox.control.ledger().requests).toBe(0);
 });
 
 const CONTACTS = 'first_name,email,whatsapp,vip\nAnn,ann@example.com,,true\nBob,,+4915100000002,false\nBad,not-an-email,,\nDee,dee@example.com,,\n';
 
-test('sync-contacts: imports, waits, reports the bad row at its line; an unchanged file is not imported twice', async () => {
+test('sync-contacts: imports, waits, reports the bad row at its line; a re-run replays, a new run applies the file', async () => {
   const files = { 'contacts.csv': CONTACTS };
   const core = await act({ mode: 'sync-contacts', file: 'contacts.csv' }, { files });
   expect(core.outputs['job-status']).toBe('completed');
   expect(core.outputs.queued).toBe('4');
-  expect(core.outputs.sent).toBe('3');
+  expect(core.outputs.imported).toBe('3');
+  expect(core.outputs.sent).toBe('');
   expect(core.outputs.failed).toBe('1');
   expect(JSON.parse(core.outputs['job-ids'])).toHaveLength(1);
   expect(core.failed).toMatch(/1 contact row\(s\) failed/);
@@ -171,13 +179,17 @@ test('sync-contacts: imports, waits, reports the bad row at its line; an unchang
   expect(core.summaryText).toContain('| 3 | 4 | `n***l` | ❌ failed |');
   expect(core.everything()).not.toContain('ann@example.com');
 
-  // Another run of the workflow with the same file: the import is replayed, no new job.
-  const again = await act({ mode: 'sync-contacts', file: 'contacts.csv', 'fail-on-error': 'false' }, { files, ctx: { runId: 999 } });
+  // A re-run of the same run (attempt 2): the import is replayed, no new job.
+  const again = await act({ mode: 'sync-contacts', file: 'contacts.csv', 'fail-on-error': 'false' }, { files, ctx: { runAttempt: 2 } });
   expect(again.outputs['idempotency-key']).toBe(core.outputs['idempotency-key']);
   expect(again.outputs['job-ids']).toBe(core.outputs['job-ids']);
   expect(sandbox.control.ledger().jobs).toHaveLength(1);
   expect(again.summaryText).toContain('nothing was imported twice');
   expect(again.failed).toBeUndefined();
+  // A new run of the workflow applies the file again (the service may have changed since).
+  const next = await act({ mode: 'sync-contacts', file: 'contacts.csv', 'fail-on-error': 'false' }, { files, ctx: { runId: 999 } });
+  expect(next.outputs['idempotency-key']).not.toBe(core.outputs['idempotency-key']);
+  expect(sandbox.control.ledger().jobs).toHaveLength(2);
 });
 
 test('sync-contacts: more than 1000 contacts make jobs of ≤1000; no wait leaves them queued', async () => {
@@ -194,14 +206,14 @@ test('sync-contacts: more than 1000 contacts make jobs of ≤1000; no wait leave
   const job = await act({ mode: 'job', 'job-id': jobId, 'wait-timeout': '30' });
   expect(job.failed).toBeUndefined();
   expect(job.outputs['job-status']).toBe('completed');
-  expect(job.outputs.sent).toBe('300');
+  expect(job.outputs.imported).toBe('300');
 });
 
 test('job mode: an unknown id and a malformed id fail naming job-id', async () => {
   const missing = await act({ mode: 'job', 'job-id': 'job_doesnotexist' });
   expect(missing.failed).toMatch(/^Input "job-id": resource_not_found/);
   const malformed = await act({ mode: 'job', 'job-id': 'msg_123' });
-  expect(malformed.failed).toBe('Input "job-id": must be a job id (job_…), got "msg_123".');
+  expect(malformed.failed).toBe('Input "job-id": must be job ids (job_…), got "msg_123".');
 });
 
 test('an authentication failure fails the step even with fail-on-error false, and never shows the key', async () => {

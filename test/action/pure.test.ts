@@ -1,49 +1,44 @@
 /** The action's pure parts: template rendering, masking, data files with lines, inputs, summary. */
 import { detectFormat, parseRecords } from '../../action/src/data-files.ts';
 import { maskEmail, maskPhone, maskRecipient, maskText } from '../../action/src/mask.ts';
-import { MAX_RESULTS_BYTES, MAX_SUMMARY_BYTES, newReport, resultsJson, summaryMarkdown } from '../../action/src/report.ts';
-import { placeholdersOf, render, TemplateError } from '../../action/src/template.ts';
+import { MAX_RESULTS_BYTES, newReport, resultsJson } from '../../action/src/report.ts';
+import { MAX_SUMMARY_BYTES, summaryMarkdown } from '../../action/src/summary.ts';
+import { render } from '../../action/src/template.ts';
 import { templateScope } from '../../action/src/context.ts';
-import { InputError, readInputs, splitList } from '../../action/src/inputs.ts';
+import { diffRows } from '../../action/src/incremental.ts';
+import { InputError, readInputs } from '../../action/src/inputs.ts';
 import { context, fakeCore, RELEASE_EVENT } from './helpers.ts';
 
-describe('template renderer', () => {
-  const scope = templateScope(context(RELEASE_EVENT), { GITHUB_REPOSITORY: 'acme/shop', DEPLOY_ENV: 'prod' });
+describe('template renderer (Handlebars, strict)', () => {
+  const scope = templateScope(context(RELEASE_EVENT), { GITHUB_REPOSITORY: 'acme/shop', DEPLOY_ENV: 'prod', 'INPUT_API-KEY': 'sk_secret' }, ['DEPLOY_ENV']);
 
-  test('renders event, repo, run and env variables', () => {
-    const out = render('{{ event.release.tag_name }} of {{repo.full_name}} ({{ run.url }}) to {{ env.DEPLOY_ENV | upper }} by {{ run.actor }} @ {{ run.sha_short }}', scope, 'body');
+  test('renders event, repo, run and the listed env variables', () => {
+    const out = render('{{ event.release.tag_name }} of {{repo.full_name}} ({{ run.url }}) to {{ upper env.DEPLOY_ENV }} by {{ run.actor }} @ {{ run.sha_short }}', scope, 'body');
     expect(out).toBe('v1.2.0 of acme/shop (https://github.com/acme/shop/actions/runs/1234567) to PROD by octocat @ abcdef0');
   });
 
-  test('brackets, indexes, default and json filters, escapes', () => {
-    const s = { ...scope, row: { 'first name': 'Ann', list: [{ a: 1 }] } };
-    expect(render("{{ row['first name'] }} {{ row.list[0].a }} {{ row.missing | default: \"n/a\" }} {{ row.list | json }} \\{{ literal }}", s, 'x')).toBe('Ann 1 n/a [{"a":1}] {{ literal }}');
+  test('brackets, indexes, default and json helpers, escapes; output is not HTML-escaped', () => {
+    const s = { ...scope, row: { 'first name': 'Ann', list: [{ a: 1 }], html: '<b>&' } };
+    expect(render('{{ row.[first name] }} {{ row.list.[0].a }} {{default row.missing "n/a"}} {{json row.list}} \\{{ literal }} {{ row.html }}', s, 'x')).toBe('Ann 1 n/a [{"a":1}] {{ literal }} <b>&');
     expect(render('{{ run.ref_name }}', scope, 'x')).toBe('v1.2.0');
   });
 
-  test('an unresolved placeholder fails, naming it and what is there; all are reported at once', () => {
-    let error: TemplateError | undefined;
-    try {
-      render('{{ event.release.tag_nam }} and {{ nope.x }} and {{ env.MISSING }}', scope, 'input "body"');
-    } catch (e) {
-      error = e as TemplateError;
-    }
-    expect(error).toBeInstanceOf(TemplateError);
-    expect(error!.placeholders).toEqual(['event.release.tag_nam', 'nope.x', 'env.MISSING']);
-    expect(error!.message).toContain('input "body": unresolved placeholder {{ event.release.tag_nam }}: event.release has no "tag_nam" (it has: tag_name');
-    expect(error!.message).toContain('unknown variable "nope" (known: event, repo, run, env)');
-    // env keys are not listed (names of secrets would leak into logs).
-    expect(error!.message).toMatch(/env has no "MISSING"(?! \()/);
+  test('an unresolved placeholder fails, naming it and its line and column', () => {
+    expect(() => render('Hi\n  {{ event.release.tag_nam }}', scope, 'input "body"')).toThrow('input "body": unresolved placeholder {{ event.release.tag_nam }} at line 2, column 6: "tag_nam" is not defined');
+    expect(() => render('{{ nope.x }}', scope, 'b')).toThrow('{{ nope.x }}');
   });
 
-  test('null and empty values are unresolved unless a default is given; bad syntax names the placeholder', () => {
-    const s = { ...scope, row: { a: null, b: '' } };
-    expect(() => render('{{ row.a }}', s, 'x')).toThrow('row.a is null');
-    expect(() => render('{{ row.b }}', s, 'x')).toThrow('row.b is empty');
-    expect(render('{{ row.a | default: "-" }}', s, 'x')).toBe('-');
-    expect(() => render('{{ 1+1 }}', s, 'x')).toThrow('is not a valid placeholder');
-    expect(() => render('{{ row.a | shout }}', s, 'x')).toThrow('unknown filter');
-    expect(placeholdersOf('a {{ x.y }} \\{{ z }} {{w}}')).toEqual(['x.y', 'w']);
+  test('env holds only the listed names: never INPUT_* (the API key)', () => {
+    expect(Object.keys(scope.env as object)).toEqual(['DEPLOY_ENV']);
+    expect(() => render('{{ env.[INPUT_API-KEY] }}', scope, 'b')).toThrow('unresolved placeholder');
+  });
+
+  test('unclosed and malformed placeholders are refused with their position; prototype names too', () => {
+    expect(() => render('Hello\nthere {{ x } and more', scope, 'b')).toThrow('unclosed placeholder at line 2, column 7');
+    expect(() => render('{{ x }} {{ y', scope, 'b')).toThrow('unclosed placeholder at line 1, column 9');
+    expect(() => render('a\n{{#if x}} no end', scope, 'b')).toThrow(/malformed placeholder on line 2/);
+    expect(() => render('{{ row.__proto__ }}', { row: {} }, 'b')).toThrow('may not read');
+    expect(() => render('{{ shout x }}', { x: 1 }, 'b')).toThrow('helpers: default, upper, lower, json');
   });
 });
 
@@ -67,12 +62,24 @@ describe('masking', () => {
 });
 
 describe('data files remember their lines', () => {
-  test('CSV: header, comments, blank lines, quoted multi-line cells, empty cells left out, true/false', async () => {
+  test('CSV: header, comments, blank lines, quoted multi-line cells, empty cells left out, values stay text', async () => {
     const csv = 'first_name,email,vip\n# a comment\nAnn,ann@example.com,true\n\nBob,"bob\n@example.com",\nCid,,false\n';
     const records = await parseRecords(csv, 'csv', ['contacts'], 'contact');
     expect(records.map((r) => r.line)).toEqual([3, 5, 7]);
-    expect(records[0].value).toEqual({ first_name: 'Ann', email: 'ann@example.com', vip: true });
-    expect(records[2].value).toEqual({ first_name: 'Cid', vip: false });
+    expect(records[0].value).toEqual({ first_name: 'Ann', email: 'ann@example.com', vip: 'true' });
+    expect(records[2].value).toEqual({ first_name: 'Cid', vip: 'false' });
+  });
+
+  test('CSV with CRLF line ends and CRLF inside quoted cells: every record at its own line', async () => {
+    const csv = 'name,note\r\nA,"one\r\ntwo"\r\n\r\nB,"x\r\n\r\ny"\r\nC,z\r\n';
+    const records = await parseRecords(csv, 'csv', [], 'contact');
+    expect(records.map((r) => r.line)).toEqual([2, 5, 8]);
+    expect(records[0].value.note).toBe('one\ntwo');
+  });
+
+  test('prototype names and case-variant keys are refused by name in JSON and YAML too', async () => {
+    await expect(parseRecords('[{"email":"a@x.io"},\n {"__proto__":{"x":1}}]', 'json', [], 'contact')).rejects.toThrow(expect.objectContaining({ line: 2, message: 'field "__proto__" is not allowed (a prototype name)' }));
+    await expect(parseRecords('- Email: a@x.io\n  email: b@x.io\n', 'yaml', [], 'contact')).rejects.toThrow(expect.objectContaining({ line: 1, message: 'fields "Email" and "email" differ only in case: keep one' }));
   });
 
   test('CSV errors carry the line', async () => {
@@ -83,15 +90,15 @@ describe('data files remember their lines', () => {
     const json = '{\n  "note": "[not, this]",\n  "messages": [\n    {"to": "a@x.io", "body": "]}{,"},\n\n    {\n      "to": "b@x.io"\n    }\n  ]\n}\n';
     expect((await parseRecords(json, 'json', ['messages'], 'message')).map((r) => r.line)).toEqual([4, 6]);
     expect((await parseRecords('[{"a":1},\n{"a":2}]', 'json', ['messages'], 'message')).map((r) => r.line)).toEqual([1, 2]);
-    await expect(parseRecords('[{"a":1},\n 3]', 'json', [], 'message')).rejects.toThrow('line 2: each message must be an object');
+    await expect(parseRecords('[{"a":1},\n 3]', 'json', [], 'message')).rejects.toThrow(expect.objectContaining({ line: 2, message: expect.stringContaining('each message must be an object') }));
     await expect(parseRecords('[\n{"a":1},\n{"a":2,}\n]', 'json', [], 'message')).rejects.toThrow(expect.objectContaining({ line: 3 }));
   });
 
-  test('YAML: sequences with lines; phone numbers stay text (failsafe), true/false become booleans', async () => {
+  test('YAML: sequences with lines; phone numbers and true/false stay text (failsafe)', async () => {
     const yaml = 'contacts:\n  - first_name: Ann\n    whatsapp: +4915112345678\n    vip: true\n  # comment\n  - first_name: Bob\n';
     const records = await parseRecords(yaml, 'yaml', ['contacts'], 'contact');
     expect(records.map((r) => r.line)).toEqual([2, 6]);
-    expect(records[0].value).toEqual({ first_name: 'Ann', whatsapp: '+4915112345678', vip: true });
+    expect(records[0].value).toEqual({ first_name: 'Ann', whatsapp: '+4915112345678', vip: 'true' });
     await expect(parseRecords('contacts:\n  - a: [\n', 'yaml', ['contacts'], 'contact')).rejects.toThrow(/YAML/);
   });
 
@@ -107,16 +114,16 @@ describe('data files remember their lines', () => {
 });
 
 describe('inputs', () => {
-  test('splitList takes lines, commas and semicolons', () => {
-    expect(splitList('a@x.io, b@x.io\n+4915112345678;\n# not me\n')).toEqual(['a@x.io', 'b@x.io', '+4915112345678']);
-  });
-
   test.each([
     [{ mode: 'shout' }, 'mode'],
     [{ 'dry-run': 'yes' }, 'dry-run'],
     [{ 'base-url': 'http://example.com/v1' }, 'base-url'],
     [{ 'base-url': '' }, 'base-url'],
     [{ 'wait-timeout': 'soon' }, 'wait-timeout'],
+    [{ 'wait-timeout': '0x10' }, 'wait-timeout'],
+    [{ 'max-rate-limit-wait': '1e3' }, 'max-rate-limit-wait'],
+    [{ 'env-vars': 'INPUT_API-KEY' }, 'env-vars'],
+    [{ 'env-vars': 'MESSAGING_API_KEY' }, 'env-vars'],
     [{ 'idempotency-key': 'has space' }, 'idempotency-key'],
     [{ 'file-format': 'xls' }, 'file-format'],
     [{ 'fail-on-error': '' }, 'fail-on-error'],
@@ -145,17 +152,34 @@ describe('report', () => {
     const json = resultsJson(rows);
     expect(json.length).toBeLessThan(MAX_RESULTS_BYTES);
     const parsed = JSON.parse(json) as { truncated?: boolean; omitted?: number }[];
-    expect(parsed[parsed.length - 1]).toEqual({ truncated: true, omitted: 20000 - (parsed.length - 1) });
+    expect(parsed[parsed.length - 1]).toEqual({ truncated: true, omitted: 20000 - (parsed.length - 1), see: 'results-file' });
   });
 
   test('summary is a table, cut well under 1 MiB, cells escaped', () => {
     const report = newReport('batch', false);
-    report.sent = 1;
+    report.counts.sent = 1;
     report.rows = Array.from({ length: 5000 }, (_, i) => ({ index: i, line: i + 2, recipient: 'a***@e***.io', status: 'failed', error: { code: 'validation_failed', message: 'bad | <b>x</b>\nnext '.repeat(10) } }));
     const md = summaryMarkdown(report);
     expect(Buffer.byteLength(md)).toBeLessThan(MAX_SUMMARY_BYTES + 4096);
     expect(md).toContain('more rows not shown');
     expect(md).toContain('bad \\| &lt;b&gt;x&lt;/b&gt; next');
     expect(md).not.toContain('<b>');
+  });
+});
+
+describe('incremental sync rows', () => {
+  const rec = (line: number, email: string, name = 'A') => ({ line, value: { first_name: name, email } });
+  const identity = (r: { value: Record<string, unknown> }) => String(r.value.email);
+
+  test('moved rows are unchanged; edited rows are changed, not removed; gone contacts are removed', () => {
+    const before = [rec(2, 'a@x.io'), rec(3, 'b@x.io'), rec(4, 'c@x.io'), rec(5, 'd@x.io')];
+    const after = [rec(2, 'b@x.io'), rec(3, 'a@x.io'), rec(4, 'c@x.io', 'Edited'), rec(5, 'e@x.io')];
+    const diff = diffRows(before, after, identity);
+    expect(diff.changed).toEqual([2, 3]);
+    expect(diff.removed.map((r) => r.line)).toEqual([5]);
+  });
+
+  test('duplicates count as a multiset: a second identical row is new', () => {
+    expect(diffRows([rec(2, 'a@x.io')], [rec(2, 'a@x.io'), rec(3, 'a@x.io')], identity).changed).toEqual([1]);
   });
 });

@@ -4,10 +4,9 @@
  * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, a workspace with data files and an event JSON.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, withDefaults, workspace } from './helpers.ts';
+import { ROOT, tempDir, withDefaults, workspace } from './helpers.ts';
 
 export const DIST = join(ROOT, 'action', 'dist', 'index.js');
 
@@ -19,6 +18,8 @@ export interface StepResult {
   summary: string;
   workspace: string;
   ms: number;
+  /** RUNNER_TEMP of this step (results-file lives there). */
+  runnerTemp: string;
 }
 
 /** Parses the GITHUB_OUTPUT file (`name<<delimiter` … `delimiter` blocks, or `name=value` lines). */
@@ -40,7 +41,7 @@ export function parseOutputFile(text: string): Record<string, string> {
 }
 
 export interface StepOptions {
-  files?: Record<string, string>;
+  files?: Record<string, string | Uint8Array>;
   /** Reuse a workspace (and its files). */
   workspaceDir?: string;
   event?: unknown;
@@ -52,9 +53,9 @@ export interface StepOptions {
 }
 
 export function runStep(inputs: Record<string, string>, options: StepOptions = {}): Promise<StepResult> {
-  const ws = options.workspaceDir ? { dir: options.workspaceDir, eventPath: join(options.workspaceDir, '..', `${Date.now()}-${Math.random()}.json`) } : workspace(options.files ?? {});
+  const temp = tempDir('runner-');
+  const ws = options.workspaceDir ? { dir: options.workspaceDir, eventPath: join(temp, 'event.json') } : workspace(options.files ?? {});
   writeFileSync(ws.eventPath, JSON.stringify(options.event ?? {}));
-  const temp = mkdtempSync(join(tmpdir(), 'runner-'));
   const outputFile = join(temp, 'output');
   const summaryFile = join(temp, 'summary');
   writeFileSync(outputFile, '');
@@ -75,7 +76,7 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
     GITHUB_RUN_NUMBER: '17',
     GITHUB_RUN_ATTEMPT: options.runAttempt ?? '1',
     GITHUB_JOB: 'notify',
-    GITHUB_ACTION: 'relay',
+    GITHUB_ACTION: 'notify',
     GITHUB_WORKFLOW: 'Release',
     GITHUB_ACTOR: 'octocat',
     GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
@@ -100,6 +101,7 @@ export function runStep(inputs: Record<string, string>, options: StepOptions = {
         summary: readFileSync(summaryFile, 'utf8'),
         workspace: ws.dir,
         ms: Date.now() - started,
+        runnerTemp: temp,
       });
     });
   });

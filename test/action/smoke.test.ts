@@ -46,9 +46,10 @@ test('sync-contacts then send to those contacts; a re-run (attempt 2) duplicates
   expect(sync.stderr).toBe('');
   expect(sync.code).toBe(0);
   expect(sync.outputs['job-status']).toBe('completed');
-  expect(sync.outputs.sent).toBe('2');
+  expect(sync.outputs.imported).toBe('2');
+  expect(sync.outputs.sent).toBe('');
   expect(sandbox.control.ledger().contacts).toHaveLength(2);
-  expect(sync.summary).toContain('### Relay messaging — sync-contacts');
+  expect(sync.summary).toContain('### Messaging Service — sync-contacts');
 
   const send = await step(SEND, { workspaceDir: sync.workspace });
   expect(send.code).toBe(0);
@@ -68,12 +69,12 @@ test('sync-contacts then send to those contacts; a re-run (attempt 2) duplicates
   expect(sandbox.control.ledger().messages).toHaveLength(2);
   expect(sandbox.control.summary().duplicates_detected).toBe(0);
   expect(rerun.stdout).toContain('replayed (already done by an earlier attempt)');
-  expect(rerun.summary).toContain('nothing was sent twice');
+  expect(rerun.summary).toContain('2 sent (2 replayed: already done by an earlier attempt)');
 });
 
 test('batch from a JSON file of 1,200 messages: three calls of ≤500', async () => {
-  const messages = Array.from({ length: 1200 }, (_, i) => ({ channel: 'email', to: `u${i}@example.com`, body: `Build {{ run.number }} #${i}` }));
-  const r = await step({ mode: 'batch', file: 'out/messages.json' }, { files: { 'out/messages.json': JSON.stringify({ messages }, null, 2) } });
+  const messages = Array.from({ length: 1200 }, (_, i) => ({ channel: 'email', to: `u${i}@example.com`, n: i }));
+  const r = await step({ mode: 'batch', file: 'out/messages.json', body: 'Build {{ run.number }} #{{ row.n }}' }, { files: { 'out/messages.json': JSON.stringify({ messages }, null, 2) } });
   expect(r.code).toBe(0);
   expect(r.outputs.sent).toBe('1200');
   expect(sandbox.control.ledger().messages).toHaveLength(1200);
@@ -103,11 +104,11 @@ test('dry run: renders, writes the summary, calls nothing', async () => {
 test('bad rows: annotated at file and line, the step fails, outputs still written', async () => {
   const r = await step({ mode: 'sync-contacts', file: 'data/contacts.csv' }, { files: { 'data/contacts.csv': `${CONTACTS}Bad,not-an-email,\nEve,,+49 151\n` } });
   expect(r.code).toBe(1);
-  expect(r.stdout).toMatch(/^::error title=Relay messaging,file=data\/contacts\.csv,line=4::Contact not imported: validation_failed/m);
-  expect(r.stdout).toMatch(/^::error title=Relay messaging,file=data\/contacts\.csv,line=5::/m);
+  expect(r.stdout).toMatch(/^::error title=Messaging Service,file=data\/contacts\.csv,line=4::Contact not imported: validation_failed/m);
+  expect(r.stdout).toMatch(/^::error title=Messaging Service,file=data\/contacts\.csv,line=5::/m);
   expect(r.stdout).toMatch(/^::error::2 contact row\(s\) failed/m);
   expect(r.outputs.failed).toBe('2');
-  expect(r.outputs.sent).toBe('2');
+  expect(r.outputs.imported).toBe('2');
   expect(r.summary).toContain('❌ failed');
 });
 
@@ -127,7 +128,7 @@ test('an authentication failure fails the step with the remedy; the key is nowhe
 });
 
 test('a 429 storm on the batch route is ridden out by the client', async () => {
-  await fetch(`${sandbox.origin}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ route: 'POST /v1/messages/batch', kind: 'rate_limit_429', count: 4, retry_after: 1 }) });
+  sandbox.control.addFault({ route: 'POST /v1/messages/batch', kind: 'rate_limit_429', count: 4, retry_after: 1 });
   const messages = Array.from({ length: 600 }, (_, i) => ({ channel: 'email', to: `u${i}@example.com`, body: `n${i}` }));
   const r = await step({ mode: 'batch', file: 'm.json' }, { files: { 'm.json': JSON.stringify(messages) } });
   expect(r.code).toBe(0);

@@ -136,8 +136,9 @@ test('job waiting: finished by completed_at whatever the status name; timeout an
   const done = await client(v.runtime).jobs.wait('job_1', { timeoutMs: 60_000, onProgress: (j) => progress.push(j.processed) });
   expect(done.status).toBe('completed');
   expect(progress).toEqual([3, 6, 9, 10]);
-  // Delays grow ×2 with jitter (random fixed at 0.5 → factor 1).
-  expect(v.sleeps).toEqual([1000, 2000, 4000]);
+  // Delays grow ×2 (random fixed at 0.5 → jitter factor 1) but stop 5% (+50 ms) past the end the counters
+  // forecast: after 3→6 rows in 1 s, 4 rows are 1333 ms away; after 6→9 in 1450 ms, 1 row is 483 ms away.
+  expect(v.sleeps).toEqual([1000, (4000 / 3) * 1.05 + 50, (1450 / 3) * 1.05 + 50]);
 
   polls = -100;
   const timedOut = await client(v.runtime).jobs.wait('job_1', { timeoutMs: 2_500 });

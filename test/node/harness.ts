@@ -30,6 +30,7 @@ import type {
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	IAuthenticateGeneric,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { MessagingServiceApi } from '../../credentials/MessagingServiceApi.credentials.ts';
 import { MessagingService } from '../../nodes/MessagingService/MessagingService.node.ts';
@@ -49,10 +50,15 @@ class Seed implements INodeType {
 		defaults: { name: 'Seed' },
 		inputs: ['main'],
 		outputs: ['main'],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }] as INodeProperties[],
+		properties: [
+			{ displayName: 'Items', name: 'items', type: 'json', default: '[]' },
+			{ displayName: 'Custom Data', name: 'customData', type: 'json', default: '{}' },
+		] as INodeProperties[],
 	} as INodeType['description'];
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		// What other nodes of the workflow may have written to the execution's custom data before ours.
+		this.customData.setAll(JSON.parse(this.getNodeParameter('customData', 0, '{}') as string) as Record<string, string>);
 		const raw = this.getNodeParameter('items', 0) as string;
 		const list = JSON.parse(raw) as IDataObject[];
 		return [list.map((json, item) => ({ json, pairedItem: { item: 0 }, index: item }))];
@@ -148,6 +154,8 @@ export interface RunOptions extends NodeSettings {
 	executionId?: string;
 	/** Fixed node id (it goes into the derived idempotency keys). */
 	nodeId?: string;
+	/** Custom data the seed node writes before the Messaging Service node runs. */
+	seedCustomData?: Record<string, string>;
 }
 
 export interface RunOutcome {
@@ -167,7 +175,7 @@ export function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: 
 		type: SEED_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { items: JSON.stringify(options.items) },
+		parameters: { items: JSON.stringify(options.items), customData: JSON.stringify(options.seedCustomData ?? {}) },
 	};
 	const node: INode = {
 		id: options.nodeId ?? 'messaging-node-id',
@@ -194,8 +202,8 @@ export function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: 
 	return { workflow, seed, node };
 }
 
-export function additionalDataFor(helper: TestCredentialsHelper, executionId: string, workflow: Workflow): IWorkflowExecuteAdditionalData {
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+export function additionalDataFor(helper: TestCredentialsHelper, executionId: string, workflow: Workflow, mode: WorkflowExecuteMode = 'manual'): IWorkflowExecuteAdditionalData {
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 		id: workflow.id,
 		name: workflow.name,
 		nodes: Object.values(workflow.nodes),
@@ -244,6 +252,29 @@ export async function runNode(options: RunOptions): Promise<RunOutcome> {
 	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][];
 	const error = (taskData?.error ?? undefined) as RunOutcome['error'];
 	return { run, outputs, error, authorizations: helper.authorizations };
+}
+
+/**
+ * n8n's "Retry" of a failed execution, as n8n 2.41.1's ExecutionService.retry and WorkflowRunner do it:
+ * a new execution id, mode 'retry', the failed run's data copied (error removed, the failed node's last
+ * run popped), then WorkflowExecute.processRunExecutionData.
+ */
+export async function retryRun(failed: IRun, options: RunOptions): Promise<RunOutcome> {
+	const { workflow } = buildWorkflow(options);
+	const helper = new TestCredentialsHelper(options.credentials);
+	const executionId = options.executionId ?? `retry-${process.pid}-${++executionCounter}-${Date.now()}`;
+	const data = structuredClone(failed.data);
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const runs = data.resultData.runData[lastNodeExecuted];
+		if (runs?.length && runs[runs.length - 1]!.error !== undefined) runs.pop();
+	}
+	const additionalData = additionalDataFor(helper, executionId, workflow, 'retry');
+	const run = await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow);
+	const taskData = run.data.resultData.runData[NODE_NAME]?.at(-1);
+	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][];
+	return { run, outputs, error: (taskData?.error ?? undefined) as RunOutcome['error'], authorizations: helper.authorizations };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Shared helpers for the sandbox conformance suite: real HTTP through undici. */
 import { request } from 'undici';
-import { start } from '../../sandbox/server.ts';
+import { CONTROL_TOKEN_HEADER, start } from '../../sandbox/server.ts';
 import type { Sandbox, SandboxConfigInput } from '../../sandbox/server.ts';
 
 export const OK = 'sk_test_demo_ok';
@@ -20,11 +20,18 @@ export async function call(
   sb: Sandbox,
   method: string,
   path: string,
-  opts: { key?: string | null; body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; idem?: string } = {},
+  opts: { key?: string | null; body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; idem?: string; controlToken?: string | null } = {},
 ): Promise<Res> {
   const headers: Record<string, string> = {};
   const key = opts.key === undefined ? OK : opts.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;
+  // Control routes: the sandbox's token and a JSON content type, as a test process sends them.
+  const control = path.startsWith('/__sandbox');
+  if (control) {
+    const token = opts.controlToken === undefined ? sb.controlToken : opts.controlToken;
+    if (token !== null) headers[CONTROL_TOKEN_HEADER] = token;
+    headers['content-type'] = 'application/json';
+  }
   let payload: string | Buffer | undefined;
   if (opts.raw !== undefined) payload = opts.raw;
   else if (opts.body !== undefined) {
@@ -33,7 +40,7 @@ export async function call(
   }
   if (opts.idem !== undefined) headers['idempotency-key'] = opts.idem;
   Object.assign(headers, opts.headers ?? {});
-  const url = path.startsWith('/__sandbox') || path.startsWith('http') ? (path.startsWith('http') ? path : sb.origin + path) : sb.url + path;
+  const url = control ? sb.origin + path : path.startsWith('http') ? path : sb.url + path;
   const r = await request(url, { method: method as any, headers, body: payload });
   const text = await r.body.text();
   let body: any = undefined;
@@ -105,6 +112,9 @@ export function useSandbox(config?: SandboxConfigInput, options: { resetEach?: b
     },
     get control() {
       return running().control;
+    },
+    get controlToken() {
+      return running().controlToken;
     },
     close: () => running().close(),
   };

@@ -1,13 +1,16 @@
 /**
- * Idempotency keys of the node. Default: deterministic per chunk, from the execution id, the node id,
- * the run index, the operation, the item (for per-item writes), the chunk index and the chunk's payload.
- * "Retry On Fail" re-runs the node inside the same execution and run, so every chunk gets the key it had
- * before and the service answers from its idempotency store instead of sending twice. A chunk whose
- * content changed gets a new key (never `idempotency_key_reused`).
+ * Idempotency keys of the node. Default: deterministic per chunk, from the execution lineage (the
+ * original execution's id, carried into n8n's Retry of it: lineage.ts), the node id, the run index, the
+ * operation, the item (for per-item writes), the chunk index and the chunk's payload.
+ * "Retry On Fail" re-runs the node inside the same execution and run, and a Retry from the executions
+ * list runs it again in the same lineage and run index: every chunk gets the key it had before and the
+ * service answers from its idempotency store instead of sending twice. A new trigger is a new lineage
+ * and sends again. A chunk whose content changed gets a new key (never `idempotency_key_reused`).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { n8nChunkKeys } from '../../../src/index.ts';
 import type { RequestOptions } from '../../../src/index.ts';
+import { executionLineage } from './lineage.ts';
 
 export type KeyOption = RequestOptions['idempotencyKey'];
 
@@ -30,10 +33,10 @@ export function idempotencyKeyFor(
 ): KeyOption {
 	const given = userKey.trim();
 	if (given) return given;
-	const executionId = ctx.getExecutionId();
+	const lineage = executionLineage(ctx);
 	// Without an execution id there is nothing stable to derive from: a random key per write.
-	if (!executionId) return undefined;
+	if (!lineage) return undefined;
 	const nodeId = ctx.getNode().id ?? ctx.getNode().name;
 	const runIndex = runIndexOf(ctx);
-	return n8nChunkKeys({ lineageId: executionId, nodeId, runIndex, operation, itemIndex, context: payloadContext });
+	return n8nChunkKeys({ lineageId: lineage, nodeId, runIndex, operation, itemIndex, context: payloadContext });
 }

@@ -14,7 +14,7 @@ const batchSize = Number(batchArg);
 
 const runtime = nodeRuntime(undiciTransport());
 const send = runtime.transport;
-const wire: { sentAt: number; receivedAt?: number; status?: number; retryAfter?: number }[] = [];
+const wire: { sentAt: number; receivedAt?: number; status?: number; retryAfter?: number; reset?: number }[] = [];
 runtime.transport = async (req) => {
   const entry: (typeof wire)[number] = { sentAt: Date.now() };
   wire.push(entry);
@@ -22,6 +22,7 @@ runtime.transport = async (req) => {
   entry.receivedAt = Date.now();
   entry.status = res.status;
   if (res.headers['retry-after'] !== undefined) entry.retryAfter = Number(res.headers['retry-after']);
+  if (res.headers['x-ratelimit-reset'] !== undefined) entry.reset = Number(res.headers['x-ratelimit-reset']);
   return res;
 };
 

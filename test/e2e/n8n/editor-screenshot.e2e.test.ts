@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { screenshotOperations } from './screenshot-operations.ts';
 
-const describeE2e = process.env.RELAY_SKIP_N8N_E2E === '1' || !existsSync('/usr/bin/chromium') ? describe.skip : describe;
+const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' || !existsSync('/usr/bin/chromium') ? describe.skip : describe;
 
 describeE2e('the node in the n8n editor (headless chromium)', () => {
 	test('searching "sms" finds the node; its actions list every operation', async () => {

@@ -3,7 +3,7 @@
  * here in a temp dir, never committed) with a programmatic node that calls
  * `this.helpers.httpRequestWithAuthentication` and a credential whose generic `authenticate` block adds
  * `Authorization: Bearer {{$credentials.apiKey}}`, against a local HTTP server on 127.0.0.1.
- * First run installs the n8n host (~3.5 min, 2.2 GB, cached afterwards); set RELAY_SKIP_N8N_E2E=1 to skip.
+ * First run installs the n8n host (~3.5 min, 2.2 GB, cached afterwards); set MSGSVC_SKIP_N8N_E2E=1 to skip.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
@@ -25,13 +25,13 @@ import {
   stopwatch,
 } from './n8n-harness.ts';
 
-const PACKAGE = 'n8n-nodes-relay-e2e-probe';
+const PACKAGE = 'n8n-nodes-messaging-e2e-probe';
 const NODE_TYPE = `${PACKAGE}.e2eProbe`;
 const CRED_TYPE = 'e2eProbeApi';
 const API_KEY = 'sk-e2e-probe-123';
 const MINUTES = 60_000;
 
-const skip = process.env.RELAY_SKIP_N8N_E2E === '1';
+const skip = process.env.MSGSVC_SKIP_N8N_E2E === '1';
 const describeE2e = skip ? describe.skip : describe;
 
 /** Writes the throwaway community package (CommonJS, as `tsc` would emit it) into dir. */

@@ -3,7 +3,7 @@
  * packed, installed as n8n's community-package installer does, a credential (sandbox URL + demo key) and
  * the example workflow (examples/n8n-workflow.json: Manual Trigger → Code → Send Batch with the error
  * output; Code → Contact Import with Wait → Contact Get Many) are imported, and `n8n execute` runs it
- * against a sandbox this test starts on 127.0.0.1. Set RELAY_SKIP_N8N_E2E=1 to skip (first run installs
+ * against a sandbox this test starts on 127.0.0.1. Set MSGSVC_SKIP_N8N_E2E=1 to skip (first run installs
  * the n8n host: minutes).
  */
 import { readFileSync } from 'node:fs';
@@ -30,7 +30,7 @@ import {
 
 const PACKAGE = 'n8n-nodes-messaging-service';
 const MINUTES = 60_000;
-const skip = process.env.RELAY_SKIP_N8N_E2E === '1';
+const skip = process.env.MSGSVC_SKIP_N8N_E2E === '1';
 const describeE2e = skip ? describe.skip : describe;
 
 describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
@@ -51,6 +51,10 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 		if (packed.code !== 0) throw new Error(`build/pack failed:\n${packed.stderr}`);
 		tarball = JSON.parse(packed.stdout.trim().split('\n').at(-1)!).tarball;
 		home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
+		// The sandbox credential every example workflow names (msgSandboxCred).
+		const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
+		credential.data = { ...credential.data, baseUrl: sb.url };
+		await time('importCredentials', () => importCredentials(home!, [credential]));
 	}, 20 * MINUTES);
 
 	afterAll(async () => {
@@ -64,9 +68,6 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 	test(
 		'example workflow: Send Batch routes invalid items to the error output, Contact Import waits, Get Many lists',
 		async () => {
-			const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
-			credential.data = { ...credential.data, baseUrl: sb.url };
-			await time('importCredentials', () => importCredentials(home!, [credential]));
 			const example = JSON.parse(readFileSync(join(repoRoot(), 'examples', 'n8n-workflow.json'), 'utf8')) as N8nWorkflow;
 			await time('importWorkflow', () => importWorkflow(home!, { ...example, id: 'msgExampleWf' }));
 
@@ -106,6 +107,24 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 			expect(result.stdout).not.toContain('sk_test_demo_ok');
 		},
 		10 * MINUTES,
+	);
+
+	test(
+		"README's quickstart workflow (examples/n8n-quickstart.json) runs as pasted: 2 sent, the typo on the error output",
+		async () => {
+			const quickstart = JSON.parse(readFileSync(join(repoRoot(), 'examples', 'n8n-quickstart.json'), 'utf8')) as N8nWorkflow;
+			await importWorkflow(home!, { ...quickstart, id: 'msgQuickstartWf' });
+			const result = await time('execute (quickstart)', () => executeWorkflow(home!, 'msgQuickstartWf', { timeoutMs: 4 * MINUTES }));
+			const sent = outputItems(result.runData, 'Sent');
+			expect(sent.map((j) => j.to)).toEqual(['ada@example.com', '+4915112345678']);
+			const failed = outputItems(result.runData, 'Failed or Unknown');
+			expect(failed).toHaveLength(1);
+			expect((failed[0]!.details as Record<string, unknown>).outcome).toBe('failed');
+			expect((failed[0]!.details as Record<string, unknown>).param).toBe('to');
+			const delivered = sb.control.ledger().messages.map((m) => m.id);
+			for (const j of sent) expect(delivered).toContain(j.id);
+		},
+		5 * MINUTES,
 	);
 
 	test(

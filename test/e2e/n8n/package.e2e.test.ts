@@ -5,7 +5,7 @@
  * - Contact Import's resource mapper loads the sandbox account's attributes with their types, and an
  *   import mapped with them lands with the right type (checked in the sandbox's contacts);
  * - a refused import row reaches the node's error output.
- * Set RELAY_SKIP_N8N_E2E=1 to skip.
+ * Set MSGSVC_SKIP_N8N_E2E=1 to skip.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,7 @@ import type { N8nCredential, N8nWorkflow } from './n8n-harness.ts';
 const PACKAGE = 'n8n-nodes-messaging-service';
 const NODE_TYPE = `${PACKAGE}.messagingService`;
 const MINUTES = 60_000;
-const describeE2e = process.env.RELAY_SKIP_N8N_E2E === '1' ? describe.skip : describe;
+const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
 
 const BAD_KEYS: [label: string, id: string, apiKey: string, expected: RegExp][] = [
 	['revoked', 'msgKeyRevoked', 'sk_test_demo_revoked', /^api_key_revoked: .*Issue a new key/],

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the n8n end-to-end host (test/e2e/n8n/host/package.json + its package-lock.json) into a
 # cache dir OUTSIDE the repo:
-#   ${N8N_HOST_CACHE:-$HOME/.cache/relay-n8n-host}/<first 12 hex of sha256(host/package.json + lock)>
+#   ${N8N_HOST_CACHE:-$HOME/.cache/messaging-n8n-host}/<first 12 hex of sha256(host/package.json + lock)>
 # (cold: ~3.5 min, 2.2 GB; cache that dir between CI runs, keyed on the two files).
 # Idempotent: a finished install leaves a marker file, and a second run returns at once.
 # Needs only `npm ci` at the repo root (for Node 24 = the npm `node` package, and its headers).
@@ -13,9 +13,9 @@ repo="$(cd "$here/../../.." && pwd)"
 spec="$here/host/package.json"
 lock="$here/host/package-lock.json"
 key="$(cat "$spec" $( [ -f "$lock" ] && echo "$lock" ) | sha256sum | cut -c1-12)"
-cache="${N8N_HOST_CACHE:-${HOME:-/tmp}/.cache/relay-n8n-host}"
+cache="${N8N_HOST_CACHE:-${HOME:-/tmp}/.cache/messaging-n8n-host}"
 dir="$cache/$key"
-marker="$dir/.relay-host-ready"
+marker="$dir/.messaging-host-ready"
 
 if [ -f "$marker" ] && [ -x "$dir/node_modules/.bin/n8n" ]; then
   echo "$dir"
@@ -78,7 +78,7 @@ if [ "${N8N_HOST_KEEP_OLD:-0}" != 1 ]; then
   for old in "$cache"/*/; do
     old="${old%/}"
     [ "$old" = "$dir" ] && continue
-    [ -f "$old/.relay-host-ready" ] && { log "removing old host $old"; rm -rf "$old"; }
+    [ -f "$old/.messaging-host-ready" ] && { log "removing old host $old"; rm -rf "$old"; }
   done
 fi
 log "host ready in $(( $(date +%s) - start )) s: $(du -sh "$dir" 2>/dev/null | cut -f1)"

@@ -14,7 +14,9 @@
  *                      (into .cache/n8n-editor/pack/) first.
  *   --credential FILE  n8n credential export(s): one object or an array of
  *                      `{ id, name, type, data: { …plain values… } }`; `${VAR}` in any string is replaced
- *                      by the environment variable VAR (so keys stay out of the file). Repeatable.
+ *                      by the environment variable VAR (so keys stay out of the file; the substituted
+ *                      copy handed to `n8n import:credentials` is a 0600 file removed right after,
+ *                      and n8n stores the credential encrypted). Repeatable.
  *   --workflow FILE    n8n workflow JSON(s) (one object or an array; `id` ≤ 21 chars, generated from the
  *                      file name when missing). Repeatable.
  *   --port N           default 5678 (127.0.0.1 only).
@@ -25,10 +27,9 @@
  * Sign-in: n8n 2.x asks for an owner account on the first screen. We pre-create it headless with
  * n8n's own env (N8N_INSTANCE_OWNER_MANAGED_BY_ENV=true, N8N_INSTANCE_OWNER_EMAIL,
  * N8N_INSTANCE_OWNER_PASSWORD_HASH = bcrypt): the browser shows the sign-in form straight away.
- * Defaults owner@example.com / RelayN8n-local1; override with N8N_EDITOR_EMAIL / N8N_EDITOR_PASSWORD.
+ * Defaults owner@example.com / MessagingN8n-local1; override with N8N_EDITOR_EMAIL / N8N_EDITOR_PASSWORD.
  * The n8n host itself is the cached one of setup-host.sh (first time ~3.5 min).
  */
-import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -41,6 +42,7 @@ import {
   importCredentials,
   importWorkflow,
   killAll,
+  ownerEnv,
   packPackage,
   readTarballManifest,
   repoRoot,
@@ -121,11 +123,11 @@ async function main(): Promise<void> {
 
   // The embedded default: the sandbox this process serves, its demo credential, the example workflow.
   const sandbox = values['no-sandbox'] ? undefined : await startSandbox({ port: Number(values['sandbox-port']) });
-  if (sandbox) say(`sandbox: ${sandbox.url} (demo keys: npm run sandbox prints them; ledger: ${sandbox.origin}/__sandbox/ledger/summary)`);
+  if (sandbox) say(`sandbox: ${sandbox.url} (demo keys: npm run sandbox prints them; inbox: ${sandbox.origin}/ ; ledger: ${sandbox.origin}/__sandbox/ledger/summary)`);
   const defaults = sandbox && !(values.credential as string[]).length && !(values.workflow as string[]).length;
 
   say('ensuring the n8n host (first time: ~3.5 min, 2.2 GB, cached afterwards)');
-  const hostDir = await ensureHost({ verbose: true });
+  await ensureHost({ verbose: true });
 
   const tarball = positionals[0] ? resolve(positionals[0]) : await buildAndPack(join(editorDir, 'pack'));
   if (!existsSync(tarball)) throw new Error(`no such tarball: ${tarball}`);
@@ -138,25 +140,9 @@ async function main(): Promise<void> {
   await mkdir(userFolder, { recursive: true });
 
   // Owner pre-created by n8n itself at start (bcrypt hash, as n8n stores it).
-  const email = process.env.N8N_EDITOR_EMAIL ?? 'owner@example.com';
-  const password = process.env.N8N_EDITOR_PASSWORD ?? 'RelayN8n-local1';
-  const hostRequire = createRequire(join(hostDir, 'node_modules', 'n8n', 'package.json'));
-  const bcrypt = hostRequire('bcryptjs') as { hashSync(pw: string, rounds: number): string };
-  const passwordHash = bcrypt.hashSync(password, 10);
-
-  const home = await createN8nHome({
-    packageTarball: tarball,
-    packageName: manifest.name,
-    userFolder,
-    keep: true,
-    env: {
-      N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
-      N8N_INSTANCE_OWNER_EMAIL: email,
-      N8N_INSTANCE_OWNER_PASSWORD_HASH: passwordHash,
-      N8N_INSTANCE_OWNER_FIRST_NAME: 'Local',
-      N8N_INSTANCE_OWNER_LAST_NAME: 'Owner',
-    },
-  });
+  const owner = { email: process.env.N8N_EDITOR_EMAIL ?? 'owner@example.com', password: process.env.N8N_EDITOR_PASSWORD ?? 'MessagingN8n-local1' };
+  const home = await createN8nHome({ packageTarball: tarball, packageName: manifest.name, userFolder, keep: true });
+  Object.assign(home.env, ownerEnv(home, owner));
   say(`installed ${manifest.name}@${manifest.version} into ${home.packageDir}`);
 
   if (defaults) {
@@ -190,7 +176,7 @@ async function main(): Promise<void> {
   const workflowsHint = (values.workflow as string[]).length ? ' — your workflows are under Overview' : '';
   process.stdout.write(
     `\n  n8n is ready: ${server.url}\n` +
-      `  sign in:     ${email} / ${password}\n` +
+      `  sign in:     ${owner.email} / ${owner.password}\n` +
       `  package:     ${manifest.name}@${manifest.version} (node types: ${manifest.name}.<node name>)${workflowsHint}\n` +
       `  user folder: ${userFolder} (kept; --fresh starts over)\n\n`,
   );

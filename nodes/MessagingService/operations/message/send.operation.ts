@@ -5,8 +5,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { describeOutcome, replayedCount } from '../../../../src/index.ts';
 import type { MessagingClient } from '../../../../src/index.ts';
-import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
+import { nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
+import { chunkLogger, thrownErrorItem, unknownHint, unsentResultItem, type UnsentResult } from '../../helpers/results.ts';
 import { cancelSignal, requiredString } from '../../helpers/items.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
 import { messageFields, recipientList } from './fields.ts';
@@ -30,30 +31,30 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const outcome = await client.messages.send({ ...content, to }, {
 				idempotencyKey: idempotencyKeyFor(this, 'message.send', userIdempotencyKey(this, itemIndex), itemIndex, content),
 				signal,
+				onChunk: chunkLogger(this, 'recipients'),
 			});
 			const failures: INodeExecutionData[] = [];
-			let firstFailure: unknown;
+			let firstFailure: UnsentResult | undefined;
 			for (const result of outcome.results) {
 				const recipient = to[result.index];
 				if (result.status === 'sent') {
 					const json: IDataObject = { id: result.id, channel, to: recipient, replayed: result.call.replayed };
 					output.push({ json, pairedItem: { item: itemIndex } });
 				} else {
-					firstFailure ??= result.error;
-					const extra = { to: recipient, recipientIndex: result.index, outcome: result.status, idempotencyKey: result.call.idempotencyKey };
-					failures.push(errorItem(result.error, itemIndex, extra, `recipient ${recipient}`));
+					firstFailure ??= result;
+					failures.push(unsentResultItem(result, itemIndex, { to: recipient, recipientIndex: result.index }, `recipient ${recipient}`));
 				}
 			}
 			if (failures.length > 0) {
 				if (!this.continueOnFail()) {
-					const summary = `${to.length} recipients: ${describeOutcome({ ...outcome, replayed: replayedCount(outcome.results) })}`;
-					throw nodeError(this.getNode(), outcome.error ?? firstFailure, itemIndex, summary);
+					const summary = `${to.length} recipients: ${describeOutcome({ ...outcome, replayed: replayedCount(outcome.results) })}${unknownHint(outcome.unknown)}`;
+					throw nodeError(this.getNode(), outcome.error ?? firstFailure!.error, itemIndex, summary, firstFailure!.call.idempotencyKey);
 				}
 				output.push(...failures);
 			}
 		} catch (error) {
 			if (!this.continueOnFail()) throw nodeError(this.getNode(), error, itemIndex);
-			output.push(errorItem(asApiError(error), itemIndex));
+			output.push(thrownErrorItem(error, itemIndex));
 		}
 	}
 	return output;

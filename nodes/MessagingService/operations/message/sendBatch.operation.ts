@@ -1,14 +1,16 @@
 /**
  * Message → Send Batch: every input item becomes one message element; the elements go out in calls of
  * ≤500 (`POST /messages/batch`) through the client. One output item per input item: the message id, or
- * (with "Continue (using error output)") the element's error on the error output. pairedItem is the
- * input item's index in both cases.
+ * (with "Continue (using error output)") the element's result on the error output — failed (nothing
+ * sent: fix and send) or unknown (may have gone out: send again with its key). pairedItem is the input
+ * item's index in both cases.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { describeOutcome, replayedCount } from '../../../../src/index.ts';
-import type { ItemResult, MessageElement, MessagingClient } from '../../../../src/index.ts';
-import { asApiError, errorItem, nodeError } from '../../helpers/errors.ts';
+import type { MessageElement, MessagingClient } from '../../../../src/index.ts';
+import { nodeError } from '../../helpers/errors.ts';
 import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
+import { chunkLogger, thrownErrorItem, unknownHint, unsentResultItem, type UnsentResult } from '../../helpers/results.ts';
 import { cancelSignal, requiredString } from '../../helpers/items.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
 import { messageFields } from './fields.ts';
@@ -48,7 +50,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		} catch (error) {
 			// Nothing has been sent yet: without continue-on-fail the node stops here.
 			if (!this.continueOnFail()) throw nodeError(this.getNode(), error, itemIndex);
-			perItem[itemIndex]!.push(errorItem(asApiError(error), itemIndex));
+			perItem[itemIndex]!.push(thrownErrorItem(error, itemIndex));
 		}
 	}
 
@@ -56,8 +58,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const outcome = await client.messages.sendBatch(elements, {
 			idempotencyKey: idempotencyKeyFor(this, 'message.sendBatch', userIdempotencyKey(this, 0)),
 			signal: cancelSignal(this),
+			onChunk: chunkLogger(this, 'messages'),
 		});
-		let firstFailure: Exclude<ItemResult, { status: 'sent' }> | undefined;
+		let firstFailure: UnsentResult | undefined;
 		for (const result of outcome.results) {
 			const itemIndex = itemOf[result.index]!;
 			const element = elements[result.index]!;
@@ -67,13 +70,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				continue;
 			}
 			firstFailure ??= result;
-			const extra: IDataObject = { outcome: result.status, chunk: result.call.chunk, idempotencyKey: result.call.idempotencyKey };
-			if (result.status === 'failed' && result.wholeCall) extra.wholeCall = true;
-			perItem[itemIndex]!.push(errorItem(result.error, itemIndex, extra));
+			perItem[itemIndex]!.push(unsentResultItem(result, itemIndex));
 		}
 		if (firstFailure && !this.continueOnFail()) {
-			const summary = `${elements.length} messages: ${describeOutcome({ ...outcome, replayed: replayedCount(outcome.results) })}`;
-			throw nodeError(this.getNode(), outcome.error ?? firstFailure.error, itemOf[firstFailure.index]!, summary);
+			const summary = `${elements.length} messages: ${describeOutcome({ ...outcome, replayed: replayedCount(outcome.results) })}${unknownHint(outcome.unknown)}`;
+			throw nodeError(this.getNode(), outcome.error ?? firstFailure.error, itemOf[firstFailure.index]!, summary, firstFailure.call.idempotencyKey);
 		}
 	}
 	return perItem.flat();

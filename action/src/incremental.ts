@@ -1,0 +1,62 @@
+/**
+ * Incremental sync on `push`: the rows of the contacts file that changed since `github.event.before`,
+ * read from the checkout with git. A row is identified by its content; a row present before and not
+ * now is "removed" (listed in the summary: the spec has no delete endpoint). When the previous commit
+ * is not in the clone (the default shallow checkout) the caller falls back to a full sync.
+ */
+import { execFile } from 'node:child_process';
+import { canonicalJson } from '../../src/index.ts';
+import type { DataRecord } from './data-files.ts';
+
+const ZERO_SHA = /^0+$/;
+
+export type PreviousVersion = { status: 'found'; text: string } | { status: 'absent-file' } | { status: 'absent-commit'; reason: string } | { status: 'not-push'; reason: string };
+
+function git(cwd: string, args: string[]): Promise<{ ok: true; stdout: string } | { ok: false; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd, maxBuffer: 512 * 1024 * 1024, encoding: 'buffer' }, (error, stdout, stderr) => {
+      if (error) resolve({ ok: false, stderr: String(stderr || error.message).trim() });
+      else resolve({ ok: true, stdout: new TextDecoder().decode(stdout) });
+    });
+  });
+}
+
+/** The file as it was at `before`, when the event is a push whose previous commit this clone holds. */
+export async function previousVersion(workspace: string, eventName: string, payload: Record<string, unknown>, path: string): Promise<PreviousVersion> {
+  if (eventName !== 'push') return { status: 'not-push', reason: `a ${eventName || 'manual'} run syncs the whole file` };
+  const before = typeof payload.before === 'string' ? payload.before : '';
+  if (!/^[0-9a-f]{40}$/.test(before) || ZERO_SHA.test(before)) return { status: 'not-push', reason: 'the push has no previous commit (a new branch), so the whole file is synced' };
+  const commit = await git(workspace, ['cat-file', '-e', `${before}^{commit}`]);
+  if (!commit.ok) return { status: 'absent-commit', reason: `the previous commit ${before.slice(0, 7)} is not in this clone (a shallow checkout)` };
+  const shown = await git(workspace, ['show', `${before}:./${path}`]);
+  if (!shown.ok) return { status: 'absent-file' };
+  return { status: 'found', text: shown.stdout };
+}
+
+export interface RowDiff {
+  /** Indexes (into the current records) of rows new or changed since the previous version. */
+  changed: number[];
+  /** Rows of the previous version whose contact (by `identity`) is in no current row. */
+  removed: DataRecord[];
+}
+
+/**
+ * Rows compared by content (canonical JSON), as multisets: moving rows around changes nothing. An
+ * edited row is changed, not removed: removed rows are those whose identity (e.g. e-mail) is gone.
+ */
+export function diffRows(previous: readonly DataRecord[], current: readonly DataRecord[], identity: (r: DataRecord) => string): RowDiff {
+  const before = new Map<string, DataRecord[]>();
+  for (const r of previous) {
+    const key = canonicalJson(r.value);
+    before.set(key, [...(before.get(key) ?? []), r]);
+  }
+  const changed: number[] = [];
+  current.forEach((r, i) => {
+    const same = before.get(canonicalJson(r.value));
+    if (same?.length) same.shift();
+    else changed.push(i);
+  });
+  const present = new Set(current.map(identity));
+  const removed = [...before.values()].flat().filter((r) => !present.has(identity(r)));
+  return { changed, removed: removed.sort((a, b) => a.line - b.line) };
+}

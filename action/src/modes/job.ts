@@ -1,0 +1,76 @@
+/**
+ * `mode: job` — read (or wait for) import jobs by id. `job-id` takes one id or the `job-ids` output of a
+ * sync-contacts step (a JSON array, or one per line): the n-th job holds rows n×1000 … of `file`, so its
+ * row errors are annotated at their own lines, not at the first job's.
+ */
+import { ApiError, describeError, isJobFinished, MAX_IMPORT_CONTACTS, readJobRowError, rowErrorAsApiError, splitRecipients, waitEndedError } from '../../../src/index.ts';
+import type { Job } from '../../../src/index.ts';
+import type { DataRecord } from '../data-files.ts';
+import { InputError } from '../inputs.ts';
+import { errorFields, readRecords } from './shared.ts';
+import type { ModeContext } from './shared.ts';
+import { progressLogger } from './sync-contacts.ts';
+
+function jobIds(raw: string): string[] {
+  let ids: unknown = undefined;
+  if (raw.trim().startsWith('[')) {
+    try {
+      ids = JSON.parse(raw);
+    } catch {
+      throw new InputError('job-id', 'looks like a JSON array but is not one.');
+    }
+  }
+  const list = Array.isArray(ids) ? ids.map(String) : splitRecipients(raw);
+  if (!list.length) throw new InputError('job-id', 'is required in job mode.');
+  for (const id of list) if (!/^job_\S+$/.test(id)) throw new InputError('job-id', `must be job ids (job_…), got "${id}".`);
+  return list;
+}
+
+async function readJob(ctx: ModeContext, id: string, deadline: number): Promise<{ job: Job; finished: boolean; ended?: ApiError }> {
+  const s = ctx.settings;
+  try {
+    if (!s.wait) {
+      const job = await ctx.client().jobs.get(id);
+      return { job, finished: isJobFinished(job) };
+    }
+    const result = await ctx.client().jobs.wait(id, { timeoutMs: Math.max(0, deadline - Date.now()), onProgress: progressLogger(ctx) });
+    const ended = waitEndedError(id, result, s.waitTimeoutMs);
+    if (!result.job) throw ended ?? new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: `Job ${id} could not be read.` });
+    return { job: result.job, finished: result.status === 'completed', ended };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'resource_not_found') throw new InputError('job-id', ctx.log.mask(describeError(error)));
+    throw error;
+  }
+}
+
+export async function jobMode(ctx: ModeContext): Promise<void> {
+  const { settings: s, report, log } = ctx;
+  const ids = jobIds(s.jobId);
+  const loaded = s.file ? await readRecords(ctx, 'file', s.file, ['contacts'], 'contact') : undefined;
+  if (loaded) report.file = loaded.file.path;
+  report.jobIds.push(...ids);
+  report.details.push(`**Jobs:** ${ids.map((id) => `\`${id}\``).join(', ')}${s.wait ? ` · waiting up to ${s.waitTimeoutMs / 1000} s` : ''}`);
+  if (s.dryRun) return;
+  const deadline = Date.now() + s.waitTimeoutMs;
+  let allFinished = true;
+  for (const [n, id] of ids.entries()) {
+    const { job, finished, ended } = await readJob(ctx, id, deadline);
+    allFinished &&= finished;
+    report.jobs.push({ id: job.id, status: finished ? 'completed' : s.wait ? 'unfinished' : 'queued', total: job.total, processed: job.processed, failed: job.failed });
+    report.counts.imported += Math.max(0, (job.processed ?? 0) - (job.failed ?? 0));
+    report.counts.failed += job.failed ?? 0;
+    const offset = n * MAX_IMPORT_CONTACTS;
+    for (const [k, raw] of (Array.isArray(job.errors) ? job.errors : []).entries()) {
+      const fields = readJobRowError(raw);
+      const index = fields.index;
+      const record: DataRecord | undefined = index !== undefined && index < (job.total ?? Infinity) ? loaded?.records[offset + index] : undefined;
+      const error = errorFields(ctx, rowErrorAsApiError({ ...fields, error: raw }));
+      report.rows.push({ index: index !== undefined ? offset + index : offset + k, line: record?.line, status: 'failed', error });
+      const where = record && loaded ? { file: loaded.file.path, startLine: record.line } : {};
+      log.annotate(s.failOnError ? 'error' : 'warning', `Contact not imported (job ${job.id}): ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, where);
+    }
+    if (job.failed) report.failures.push(`${job.failed} contact row(s) of ${job.id} failed.`);
+    if (ended) report.failures.push(ctx.log.mask(ended.message));
+  }
+  report.jobStatus = allFinished ? 'completed' : s.wait ? 'unfinished' : 'queued';
+}

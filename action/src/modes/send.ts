@@ -1,0 +1,61 @@
+/** `mode: send` — one message to every recipient of `to` and `to-file`. */
+import { describeError, MAX_RECIPIENTS, splitRecipients } from '../../../src/index.ts';
+import type { SendMessageInput } from '../../../src/index.ts';
+import { InputError } from '../inputs.ts';
+import { maskRecipient } from '../mask.ts';
+import { takesSubject } from './channels.ts';
+import { applyMessageOutcome } from './message-results.ts';
+import { bodyTemplate, PREVIEW_CHARS, readRecords, renderInput, text, writeKeys } from './shared.ts';
+import type { ModeContext } from './shared.ts';
+
+/** Recipients of `to-file` with the line each was read from, so a refused one is annotated there. */
+async function recipientsFromFile(ctx: ModeContext, path: string, channel: string): Promise<{ file: string; found: { to: string; line: number }[] }> {
+  const { file, records } = await readRecords(ctx, 'to-file', path, ['recipients', 'contacts', 'to'], 'recipient');
+  const found: { to: string; line: number }[] = [];
+  let missing = 0;
+  for (const { line, value: v } of records) {
+    const value = text(v.value) ?? text(v.to) ?? text(v[channel]);
+    if (value) found.push({ to: value.trim(), line });
+    else missing += 1;
+  }
+  if (missing) ctx.log.info(`${file.path}: ${missing} row(s) have no "to" or "${channel}" value and are skipped.`);
+  return { file: file.path, found };
+}
+
+export async function sendMode(ctx: ModeContext): Promise<void> {
+  const { settings: s, report, log } = ctx;
+  if (!s.channel) throw new InputError('channel', 'is required in send mode (e.g. whatsapp or email).');
+  const fromFile = s.toFile ? await recipientsFromFile(ctx, s.toFile, s.channel) : undefined;
+  const all = [...splitRecipients(s.to), ...(fromFile?.found.map((r) => r.to) ?? [])];
+  const to = [...new Set(all)];
+  const lineOf = new Map<string, number>();
+  for (const r of fromFile?.found ?? []) if (!lineOf.has(r.to)) lineOf.set(r.to, r.line);
+  if (to.length === 0) throw new InputError('to', 'no recipients: give them in "to" (one per line or separated by commas) or in a file named by "to-file".');
+  for (const r of to) log.known.add(r);
+  if (all.length !== to.length) log.info(`${all.length - to.length} duplicate recipient(s) left out.`);
+  const { input, template } = bodyTemplate(ctx);
+  if (!template.trim()) throw new InputError('body', 'is required in send mode (or body-file).');
+  const body = renderInput(ctx, input, template);
+  if (s.subject && !takesSubject(s.channel)) log.info(`The subject input is not sent: ${s.channel} messages have no subject.`);
+  const subject = s.subject && takesSubject(s.channel) ? renderInput(ctx, 'subject', s.subject) : undefined;
+  const content = { channel: s.channel, body, ...(subject !== undefined ? { subject } : {}) };
+  const message: SendMessageInput = { ...content, to };
+  const { keys, first } = writeKeys(ctx, content, to, MAX_RECIPIENTS);
+  report.idempotencyKey = first;
+  report.details.push(`**Channel:** ${s.channel} · **Recipients:** ${to.length}`);
+  if (subject !== undefined) report.details.push(`**Subject:** ${log.mask(subject)}`);
+  report.details.push(`**Body:** ${log.mask(body.length > PREVIEW_CHARS ? `${body.slice(0, PREVIEW_CHARS)}…` : body).replace(/\r?\n/g, ' ⏎ ')}`);
+  if (s.dryRun) {
+    to.forEach((r, index) => report.rows.push({ index, recipient: maskRecipient(r), status: 'dry-run' }));
+    return;
+  }
+  log.info(`Sending one ${s.channel} message to ${to.length} recipient(s)…`);
+  const outcome = await ctx.client().messages.send(message, { idempotencyKey: keys, onChunk: ctx.onChunk('recipients') });
+  applyMessageOutcome(ctx, outcome, (i) => ({ recipient: maskRecipient(to[i]), line: lineOf.get(to[i]) }));
+  if (fromFile) report.file = fromFile.file;
+  for (const r of outcome.results) {
+    if (r.status !== 'failed' || r.wholeCall) continue;
+    const line = lineOf.get(to[r.index]);
+    log.annotate(s.failOnError ? 'error' : 'warning', `Recipient refused: ${describeError(r.error)}`, line ? { file: fromFile!.file, startLine: line } : {});
+  }
+}

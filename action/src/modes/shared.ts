@@ -1,0 +1,106 @@
+/**
+ * What every mode shares: its context, reading a data file into records (annotating where it is bad),
+ * rendering input templates, and translating the shared client's outcomes into report rows.
+ */
+import { actionChunkKeys, ApiError, chunkIdempotencyKey, describeError } from '../../../src/index.ts';
+import type { ChunkEvent, ChunkKeyFunction, MessagingClient } from '../../../src/index.ts';
+import type { RunInfo } from '../context.ts';
+import { DataFileError, detectFormat, parseRecords } from '../data-files.ts';
+import type { DataRecord } from '../data-files.ts';
+import { InputError } from '../inputs.ts';
+import type { Settings } from '../inputs.ts';
+import type { Log } from '../log.ts';
+import type { Report, Row } from '../report.ts';
+import { render, TemplateError } from '../template.ts';
+import { EncodingError, readWorkspaceFile } from '../workspace-files.ts';
+import type { WorkspaceFile } from '../workspace-files.ts';
+
+export interface ModeContext {
+  settings: Settings;
+  info: RunInfo;
+  scope: Record<string, unknown>;
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  report: Report;
+  log: Log;
+  client(): MessagingClient;
+  /** One progress line per chunk call, given the word for its items. */
+  onChunk(what: string): (event: ChunkEvent) => void;
+}
+
+/** Reads a workspace file for `input`; an encoding problem is annotated at its line. */
+export function readFile(ctx: ModeContext, input: string, path: string): WorkspaceFile {
+  try {
+    return readWorkspaceFile(ctx.workspace, input, path);
+  } catch (error) {
+    if (!(error instanceof EncodingError)) throw error;
+    const shown = error.message.slice(0, error.message.indexOf(':'));
+    ctx.log.annotate('error', error.message, { title: `Cannot read ${input}`, file: shown, startLine: error.line });
+    throw new InputError(input, error.message);
+  }
+}
+
+export async function readRecords(ctx: ModeContext, input: string, path: string, keys: string[], what: string): Promise<{ file: WorkspaceFile; records: DataRecord[] }> {
+  const file = readFile(ctx, input, path);
+  try {
+    return { file, records: await parseRecords(file.text, detectFormat(file.path, ctx.settings.fileFormat), keys, what) };
+  } catch (error) {
+    if (!(error instanceof DataFileError)) throw error;
+    if (error.line) ctx.log.annotate('error', error.message, { title: `Cannot read ${input}`, file: file.path, startLine: error.line });
+    throw new InputError(input, `${file.path}${error.line ? `:${error.line}` : ''}: ${ctx.log.mask(error.message)}`);
+  }
+}
+
+export function renderInput(ctx: ModeContext, input: string, template: string, scope = ctx.scope): string {
+  try {
+    return render(template, scope, `input "${input}"`);
+  } catch (error) {
+    if (error instanceof TemplateError) throw new InputError(input, error.message.replace(/^input "[^"]+": /, ''));
+    throw error;
+  }
+}
+
+export function bodyTemplate(ctx: ModeContext): { input: string; template: string } {
+  const s = ctx.settings;
+  if (s.body && s.bodyFile) throw new InputError('body-file', 'set either body or body-file, not both.');
+  if (s.bodyFile) return { input: 'body-file', template: readFile(ctx, 'body-file', s.bodyFile).text };
+  return { input: 'body', template: s.body };
+}
+
+export function text(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** 401/403 are not delivery failures: nothing can work until the key or account is fixed. */
+export function isFatal(error: ApiError): boolean {
+  return error.status === 401 || error.status === 403;
+}
+
+export function errorFields(ctx: ModeContext, error: { code?: string; message?: string; param?: string }, fallback = 'error'): NonNullable<Row['error']> {
+  return { code: error.code ?? fallback, message: ctx.log.mask(error.message ?? ''), ...(error.param ? { param: ctx.log.mask(error.param) } : {}) };
+}
+
+/** A whole-call error: fatal when it is about the key or account, else a delivery failure. */
+export function callFailure(ctx: ModeContext, error: ApiError | undefined): void {
+  if (!error) return;
+  const line = ctx.log.mask(describeError(error));
+  if (isFatal(error)) ctx.report.fatal = line;
+  else ctx.report.failures.push(line);
+}
+
+/**
+ * The keys of a write: the `idempotency-key` input (chunks add `:chunk-<n>`), else src's action keys —
+ * repository, run id, job, step, mode, chunk and content, never the attempt number — so "Re-run jobs"
+ * replays and a new run applies. `first` is the first chunk's key, for the output and the summary.
+ */
+export function writeKeys(ctx: ModeContext, context: unknown, items: readonly unknown[], chunkSize: number): { keys: string | ChunkKeyFunction; first: string } {
+  const chunks = Math.max(1, Math.ceil(items.length / chunkSize));
+  const given = ctx.settings.idempotencyKey;
+  if (given) return { keys: given, first: chunkIdempotencyKey(given, 0, chunks) };
+  const { repository, runId, job, step } = ctx.info;
+  const keys = actionChunkKeys({ repository, runId, job, step, operation: ctx.settings.mode, context });
+  return { keys, first: keys({ chunk: 0, offset: 0, items: items.slice(0, chunkSize), chunks }) };
+}
+
+export const PREVIEW_CHARS = 400;

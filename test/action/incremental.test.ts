@@ -1,0 +1,88 @@
+/**
+ * Incremental sync on `push`, in a real git repository in a temp dir, run as the runner runs the bundle:
+ * only rows changed since `github.event.before` are imported; a shallow clone (the previous commit
+ * absent) falls back to a full sync and says how to fix it; removed rows are listed; workflow_dispatch
+ * syncs the whole file.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { start } from '../../sandbox/server.ts';
+import type { Sandbox } from '../../sandbox/server.ts';
+import { tempDir } from './helpers.ts';
+import { DIST, runStep } from './runner.ts';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  if (!existsSync(DIST)) throw new Error('action/dist/index.js is missing: run `npm run build:action`');
+  sandbox = await start({ port: 0, config: { job_rows_per_second: 100000 } });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.control.reset());
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+}
+
+const row = (i: number, name = `C${i}`) => `${name},c${i}@example.com,+49151${String(i).padStart(8, '0')}`;
+
+/** A repository whose contacts file (25,000 rows) gets one commit, then a second with `edit` applied. */
+function repository(edit: (rows: string[]) => string[]): { dir: string; before: string; after: string } {
+  const dir = tempDir('incremental-');
+  git(dir, 'init', '-q');
+  const rows = Array.from({ length: 25000 }, (_, i) => row(i));
+  writeFileSync(join(dir, 'contacts.csv'), `first_name,email,whatsapp\n${rows.join('\n')}\n`);
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'contacts');
+  const before = git(dir, 'rev-parse', 'HEAD');
+  writeFileSync(join(dir, 'contacts.csv'), `first_name,email,whatsapp\n${edit(rows).join('\n')}\n`);
+  git(dir, 'commit', '-qam', 'edit');
+  return { dir, before, after: git(dir, 'rev-parse', 'HEAD') };
+}
+
+const threeEdits = (rows: string[]) => rows.map((r, i) => ([10, 12000, 24999].includes(i) ? row(i, `Edited${i}`) : r));
+
+function sync(dir: string, eventName: string, event: Record<string, unknown>) {
+  return runStep({ 'api-key': 'sk_test_demo_ok', 'base-url': sandbox.url, mode: 'sync-contacts', file: 'contacts.csv', 'wait-timeout': '120' }, { workspaceDir: dir, eventName, event });
+}
+
+test('push: an edit of 3 rows in a 25,000-row file makes 1 import job of 3 contacts', async () => {
+  const repo = repository(threeEdits);
+  const r = await sync(repo.dir, 'push', { before: repo.before, after: repo.after });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('Incremental sync: 3 of 25000 row(s) changed since');
+  const ledger = sandbox.control.ledger();
+  expect(ledger.jobs.map((j) => j.total)).toEqual([3]);
+  expect(ledger.contacts.map((c) => c.first_name).sort()).toEqual(['Edited10', 'Edited12000', 'Edited24999']);
+  expect(r.outputs.imported).toBe('3');
+  expect(JSON.parse(r.outputs.results).map((x: { line: number }) => x.line)).toEqual([12, 12002, 25001]);
+}, 120000);
+
+test('workflow_dispatch syncs the whole file (25 jobs of 1,000)', async () => {
+  const repo = repository(threeEdits);
+  const r = await sync(repo.dir, 'workflow_dispatch', {});
+  expect(r.code).toBe(0);
+  expect(sandbox.control.ledger().jobs).toHaveLength(25);
+  expect(r.outputs.imported).toBe('25000');
+}, 120000);
+
+test('a shallow clone (previous commit absent) falls back to a full sync with the one-line fix', async () => {
+  const repo = repository(threeEdits);
+  const shallow = tempDir('shallow-');
+  execFileSync('git', ['clone', '-q', '--depth', '1', `file://${repo.dir}`, shallow]);
+  const r = await sync(shallow, 'push', { before: repo.before, after: repo.after });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain(`Full sync: the previous commit ${repo.before.slice(0, 7)} is not in this clone (a shallow checkout). To sync only the changed rows, check out with \`fetch-depth: 2\``);
+  expect(sandbox.control.ledger().jobs).toHaveLength(25);
+}, 120000);
+
+test('rows removed from the file are listed in the summary (masked); nothing is deleted', async () => {
+  const repo = repository((rows) => rows.filter((_, i) => i !== 5 && i !== 6));
+  const r = await sync(repo.dir, 'push', { before: repo.before, after: repo.after });
+  expect(r.code).toBe(0);
+  expect(sandbox.control.ledger().requests).toBeLessThanOrEqual(1);
+  expect(r.summary).toContain('**2 row(s) removed from the file since the previous commit**');
+  expect(r.summary).toContain('- line 7 of the previous version: `c***@e***.com`');
+  expect(r.summary).not.toContain('c5@example.com');
+}, 120000);

@@ -1,0 +1,179 @@
+/**
+ * n8n queue mode in a REAL n8n 2.41.1: Redis, `n8n start` (main) and two `n8n worker`s sharing one
+ * database; manual executions go to the workers (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS). 5,000 items in
+ * 4 concurrent executions (1,250 each: 3 batch calls) on ONE sandbox key with a low ceiling (2 requests
+ * per 1 s window), so the two workers' pacing meets the shared limit. The ledger shows every message
+ * exactly once; the 429s, wall time and items per second are printed. MSGSVC_SKIP_N8N_E2E=1 skips it.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start } from '../../../sandbox/server.ts';
+import type { Sandbox } from '../../../sandbox/server.ts';
+import {
+	createN8nHome,
+	ensureHost,
+	executionItems,
+	importCredentials,
+	killAll,
+	manualWorkflow,
+	N8nRest,
+	nodeBinary,
+	ownerEnv,
+	repoRoot,
+	run,
+	startN8n,
+	startRedis,
+	type N8nHome,
+	type N8nServer,
+	type RedisServer,
+} from './n8n-harness.ts';
+
+const PACKAGE = 'n8n-nodes-messaging-service';
+const MINUTES = 60_000;
+const OWNER = { email: 'owner@example.com', password: 'QueueE2e-pass1' };
+const EXECUTIONS = 4;
+const PER_EXECUTION = 1250;
+const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
+
+describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one rate-limited key', () => {
+	let sb: Sandbox;
+	let work: string;
+	let home: N8nHome | undefined;
+	let redis: RedisServer | undefined;
+	const servers: N8nServer[] = [];
+	let rest: N8nRest;
+
+	beforeAll(async () => {
+		await ensureHost();
+		sb = await start({ port: 0, host: '127.0.0.1', config: { window_seconds: 1, accounts: [{ id: 'acc_rate_limited', rate_limit: 2 }] } });
+		work = await mkdtemp(join(tmpdir(), 'n8n-queue-e2e-'));
+		const packed = await run(nodeBinary(), [join(repoRoot(), 'nodes', 'build', 'lint-package.mjs'), '--pack-only', '--out', work], { cwd: repoRoot(), timeoutMs: 6 * MINUTES });
+		if (packed.code !== 0) throw new Error(`build/pack failed:\n${packed.stderr}`);
+		const tarball = JSON.parse(packed.stdout.trim().split('\n').at(-1)!).tarball as string;
+		redis = await startRedis();
+		home = await createN8nHome({
+			packageTarball: tarball,
+			packageName: PACKAGE,
+			env: {
+				EXECUTIONS_MODE: 'queue',
+				QUEUE_BULL_REDIS_HOST: redis.host,
+				QUEUE_BULL_REDIS_PORT: String(redis.port),
+				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			},
+		});
+		await importCredentials(home, [{ id: 'msgQueueCred', name: 'Messaging Service (low ceiling)', type: 'messagingServiceApi', data: { apiKey: 'sk_test_demo_rate_limited', baseUrl: sb.url } }]);
+		// The main first (it migrates the database), then the workers.
+		servers.push(await startN8n(home, { env: ownerEnv(home, OWNER), timeoutMs: 3 * MINUTES }));
+		servers.push(...(await Promise.all([1, 2].map(() => startN8n(home!, { command: 'worker', timeoutMs: 3 * MINUTES })))));
+		rest = new N8nRest(servers[0]!.url, home);
+		await rest.login(OWNER);
+	}, 20 * MINUTES);
+
+	afterAll(async () => {
+		await Promise.all(servers.map((server) => server.stop()));
+		await redis?.stop();
+		await killAll();
+		await sb?.close();
+		await home?.cleanup();
+		if (work) await rm(work, { recursive: true, force: true });
+	});
+
+	test(
+		`${EXECUTIONS * PER_EXECUTION} items in ${EXECUTIONS} concurrent executions: 0 lost, 0 duplicated`,
+		async () => {
+			const ids: string[] = [];
+			for (let e = 0; e < EXECUTIONS; e++) {
+				const wf = manualWorkflow({
+					id: `queueWf${e}`,
+					name: `queue ${e}`,
+					nodes: [
+						{
+							name: 'Recipients',
+							type: 'n8n-nodes-base.code',
+							typeVersion: 2,
+							parameters: { jsCode: `return Array.from({ length: ${PER_EXECUTION} }, (_, i) => ({ json: { email: 'q${e}-' + i + '@example.com', n: i } }));` },
+						},
+						{
+							name: 'Send Batch',
+							type: `${PACKAGE}.messagingService`,
+							parameters: { resource: 'message', operation: 'sendBatch', channel: 'email', to: '={{ $json.email }}', subject: 'Hello', body: '=Message {{ $json.n }}', options: {} },
+							credentials: { messagingServiceApi: { id: 'msgQueueCred', name: 'Messaging Service (low ceiling)' } },
+						},
+					],
+				});
+				const { id: _id, ...body } = wf;
+				void _id;
+				ids.push((await rest.createWorkflow(body)).id);
+			}
+			const started = Date.now();
+			const executionIds = await Promise.all(ids.map((id) => rest.runWorkflow(id)));
+			const executions = await Promise.all(executionIds.map((id) => rest.waitForExecution(id, 10 * MINUTES)));
+			const wallMs = Date.now() - started;
+
+			expect(executions.map((x) => x.status)).toEqual(Array(EXECUTIONS).fill('success'));
+			const ledger = sb.control.ledger();
+			const summary = sb.control.summary();
+			const calls = EXECUTIONS * Math.ceil(PER_EXECUTION / 500);
+			const rejected429 = ledger.requests - calls;
+			const workerLogs = servers.slice(1).map((worker) => worker.output());
+			const nodeLogLines = (out: string): number => out.split('\n').filter((line) => line.includes('Messaging Service: ')).length;
+			const figures = {
+				items: EXECUTIONS * PER_EXECUTION,
+				delivered: summary.messages,
+				duplicates: summary.duplicates_detected,
+				requests: ledger.requests,
+				'429s': rejected429,
+				'node log lines per worker': workerLogs.map(nodeLogLines),
+				wallSeconds: wallMs / 1000,
+				itemsPerSecond: Math.round((EXECUTIONS * PER_EXECUTION) / (wallMs / 1000)),
+			};
+			console.log(`n8n queue mode figures: ${JSON.stringify(figures)}`);
+
+			expect(new Set(ledger.messages.map((m) => m.to)).size).toBe(EXECUTIONS * PER_EXECUTION);
+			expect(summary.messages).toBe(EXECUTIONS * PER_EXECUTION);
+			expect(summary.duplicates_detected).toBe(0);
+			for (const execution of executions) expect(executionItems(execution, 'Send Batch')).toHaveLength(PER_EXECUTION);
+			// The executions ran on the workers, not on the main.
+			expect(workerLogs.map(nodeLogLines).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+			expect(nodeLogLines(servers[0]!.output())).toBe(0);
+		},
+		15 * MINUTES,
+	);
+
+	test(
+		'a Retry of an execution that failed after 500 of 1,000 on a worker: the worker reads the lineage, nothing is sent twice',
+		async () => {
+			sb.control.reset();
+			const wf = manualWorkflow({
+				id: 'queueRetryWf',
+				name: 'queue retry',
+				nodes: [
+					{ name: 'Recipients', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: `return Array.from({ length: 1000 }, (_, n) => ({ json: { email: 'r' + n + '@example.com', n } }));` } },
+					{
+						name: 'Send Batch',
+						type: `${PACKAGE}.messagingService`,
+						parameters: { resource: 'message', operation: 'sendBatch', channel: 'email', to: '={{ $json.email }}', subject: 'Hello', body: '=Message {{ $json.n }}', options: {} },
+						credentials: { messagingServiceApi: { id: 'msgQueueCred', name: 'Messaging Service (low ceiling)' } },
+					},
+				],
+			});
+			const { id: _id, ...body } = wf;
+			void _id;
+			const { id } = await rest.createWorkflow(body);
+			sb.control.addFault({ route: 'POST /v1/messages/batch', kind: 'error_500_before_commit', skip: 1, count: 50 });
+			const failedId = await rest.runWorkflow(id);
+			const failed = await rest.waitForExecution(failedId);
+			expect(failed.status).toBe('error');
+			expect(failed.data.resultData.metadata).toEqual({ msgsvc_lineage: failedId });
+			expect(sb.control.summary().messages).toBe(500);
+			sb.control.clearFaults();
+
+			const retried = await rest.retry(failedId, false);
+			expect(retried).toMatchObject({ mode: 'retry', retryOf: failedId, status: 'success' });
+			expect(sb.control.summary()).toMatchObject({ messages: 1000, duplicates_detected: 0 });
+			expect(executionItems(retried, 'Send Batch').filter((j) => j.replayed === true)).toHaveLength(500);
+		},
+		10 * MINUTES,
+	);
+});

@@ -1,0 +1,176 @@
+/**
+ * What is safe to retry, inside a REAL n8n 2.41.1 driven over its REST API the way the editor calls it.
+ * A workflow sends 1,000 messages in two chunks of 500; the sandbox refuses every attempt at the second
+ * chunk, so the execution fails after 500 went out. Then:
+ *   - "Retry with original workflow" (`loadWorkflow: false`) and "… with currently saved workflow"
+ *     (`true`) each end with 1,000 delivered and 0 sent twice (keys follow the execution lineage);
+ *   - a second normal execution of the same workflow sends again (a new trigger is a new lineage);
+ *   - examples/n8n-resend-failed.json: failed rows leave by the error output, are fixed, and are sent.
+ * One n8n (`n8n start`, SQLite, default saving) serves the whole file. MSGSVC_SKIP_N8N_E2E=1 skips it.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start } from '../../../sandbox/server.ts';
+import type { Sandbox } from '../../../sandbox/server.ts';
+import {
+	createN8nHome,
+	ensureHost,
+	executionItems,
+	importCredentials,
+	killAll,
+	manualWorkflow,
+	N8nRest,
+	ownerEnv,
+	repoRoot,
+	run,
+	startN8n,
+	stopwatch,
+	type N8nCredential,
+	type N8nHome,
+	type N8nServer,
+	type N8nWorkflow,
+} from './n8n-harness.ts';
+
+const PACKAGE = 'n8n-nodes-messaging-service';
+const MINUTES = 60_000;
+const OWNER = { email: 'owner@example.com', password: 'RetryE2e-pass1' };
+const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
+
+/** Start → "Recipients" (Code: `count` items) → "Send Batch" (Messaging Service, each item one message). */
+function batchWorkflow(name: string, count: number): Omit<N8nWorkflow, 'id'> {
+	const wf = manualWorkflow({
+		id: 'retryWf',
+		name,
+		nodes: [
+			{
+				name: 'Recipients',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				parameters: { jsCode: `return Array.from({ length: ${count} }, (_, n) => ({ json: { email: 'user' + n + '@example.com', n } }));` },
+			},
+			{
+				name: 'Send Batch',
+				type: `${PACKAGE}.messagingService`,
+				parameters: { resource: 'message', operation: 'sendBatch', channel: 'email', to: '={{ $json.email }}', subject: 'Hello', body: '=Message {{ $json.n }}', options: {} },
+				credentials: { messagingServiceApi: { id: 'msgSandboxCred', name: 'Messaging Service (sandbox)' } },
+			},
+		],
+	});
+	const { id: _id, ...rest } = wf;
+	void _id;
+	return rest;
+}
+
+describeE2e('what is safe to retry in a real n8n 2.41.1 (REST API, as the editor calls it)', () => {
+	let sb: Sandbox;
+	let work: string;
+	let home: N8nHome | undefined;
+	let server: N8nServer | undefined;
+	let rest: N8nRest;
+	const { timings, time } = stopwatch();
+	const figures: Record<string, unknown> = {};
+
+	beforeAll(async () => {
+		await time('ensureHost', () => ensureHost());
+		sb = await start({ port: 0, host: '127.0.0.1', config: { job_rows_per_second: 2000 } });
+		work = await mkdtemp(join(tmpdir(), 'n8n-retry-e2e-'));
+		const packed = await time('build+pack', () =>
+			run(join(repoRoot(), 'node_modules', '.bin', 'node'), [join(repoRoot(), 'nodes', 'build', 'lint-package.mjs'), '--pack-only', '--out', work], { cwd: repoRoot(), timeoutMs: 6 * MINUTES }),
+		);
+		if (packed.code !== 0) throw new Error(`build/pack failed:\n${packed.stderr}`);
+		const tarball = JSON.parse(packed.stdout.trim().split('\n').at(-1)!).tarball as string;
+		home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
+		const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
+		await time('importCredentials', () => importCredentials(home!, [{ ...credential, data: { ...credential.data, baseUrl: sb.url } }]));
+		server = await time('n8n start', () => startN8n(home!, { env: ownerEnv(home!, OWNER), timeoutMs: 3 * MINUTES }));
+		rest = new N8nRest(server.url, home);
+		await rest.login(OWNER);
+	}, 20 * MINUTES);
+
+	afterAll(async () => {
+		await server?.stop();
+		await killAll();
+		await sb?.close();
+		await home?.cleanup();
+		if (work) await rm(work, { recursive: true, force: true });
+		console.log(`n8n retry e2e figures: ${JSON.stringify(figures)}; timings (ms): ${JSON.stringify(timings)}`);
+	});
+
+	beforeEach(() => sb.control.reset());
+
+	/** Runs the workflow with the second chunk refused on every attempt; resolves to the failed execution. */
+	async function failAfterFirstChunk(workflowId: string): Promise<string> {
+		sb.control.addFault({ route: 'POST /v1/messages/batch', kind: 'error_500_before_commit', skip: 1, count: 50 });
+		const executionId = await rest.runWorkflow(workflowId);
+		const failed = await rest.waitForExecution(executionId);
+		expect(failed.status).toBe('error');
+		expect(failed.data.resultData.metadata).toEqual({ msgsvc_lineage: executionId });
+		expect(sb.control.summary().messages).toBe(500);
+		sb.control.clearFaults();
+		return executionId;
+	}
+
+	for (const loadWorkflow of [false, true]) {
+		const label = loadWorkflow ? 'with currently saved workflow' : 'with original workflow';
+		test(
+			`Retry ${label} (loadWorkflow: ${loadWorkflow}) after 500 of 1,000 went out: 1,000 delivered, 0 sent twice`,
+			async () => {
+				const { id } = await rest.createWorkflow(batchWorkflow(`retry ${label}`, 1000));
+				const failedId = await failAfterFirstChunk(id);
+
+				const retried = await time(`retry ${loadWorkflow}`, () => rest.retry(failedId, loadWorkflow));
+				const summary = sb.control.summary();
+				figures[`retry loadWorkflow=${loadWorkflow}`] = { delivered: summary.messages, duplicates: summary.duplicates_detected, status: retried.status };
+				expect(retried).toMatchObject({ mode: 'retry', retryOf: failedId, status: 'success' });
+				expect(retried.id).not.toBe(failedId);
+				expect(summary.messages).toBe(1000);
+				expect(summary.duplicates_detected).toBe(0);
+				const sent = executionItems(retried, 'Send Batch');
+				expect(sent).toHaveLength(1000);
+				expect(sent.filter((j) => j.replayed === true)).toHaveLength(500);
+				expect(new Set(sb.control.ledger().messages.map((m) => m.id))).toEqual(new Set(sent.map((j) => j.id)));
+				// The retry carries the original's lineage on, so a retry of it would replay too.
+				expect(retried.data.resultData.metadata).toEqual({ msgsvc_lineage: failedId });
+			},
+			10 * MINUTES,
+		);
+	}
+
+	test(
+		'a second normal execution of the same workflow sends again',
+		async () => {
+			const { id } = await rest.createWorkflow(batchWorkflow('run twice', 300));
+			const first = await rest.waitForExecution(await rest.runWorkflow(id));
+			const second = await rest.waitForExecution(await rest.runWorkflow(id));
+			expect([first.status, second.status]).toEqual(['success', 'success']);
+			const keys = sb.control.ledger().messages.map((m) => m.idempotency_key);
+			figures['second execution'] = { delivered: keys.length };
+			expect(keys).toHaveLength(600);
+			expect(new Set(keys).size).toBe(2); // one key per execution's single chunk
+			expect(executionItems(second, 'Send Batch').every((j) => j.replayed === false)).toBe(true);
+		},
+		10 * MINUTES,
+	);
+
+	test(
+		'examples/n8n-resend-failed.json: failed rows leave by the error output, are fixed and sent; nothing twice',
+		async () => {
+			const example = JSON.parse(readFileSync(join(repoRoot(), 'examples', 'n8n-resend-failed.json'), 'utf8')) as Omit<N8nWorkflow, 'id'>;
+			const { id } = await rest.createWorkflow(example);
+			const execution = await rest.waitForExecution(await rest.runWorkflow(id, 'When clicking ‘Execute workflow’'));
+			expect(execution.status).toBe('success');
+			const failed = executionItems(execution, 'Send Batch', 1);
+			expect(failed.map((j) => [j.to, j.details.outcome])).toEqual([
+				['grace(at)example.com', 'failed'],
+				['alan(at)example.com', 'failed'],
+			]);
+			expect(executionItems(execution, 'Send Fixed').map((j) => j.to)).toEqual(['grace@example.com', 'alan@example.com']);
+			const delivered = sb.control.ledger().messages.map((m) => m.to).sort();
+			expect(delivered).toEqual(['ada@example.com', 'alan@example.com', 'barbara@example.com', 'grace@example.com', 'linus@example.com']);
+			expect(sb.control.summary().duplicates_detected).toBe(0);
+		},
+		10 * MINUTES,
+	);
+});

@@ -1,0 +1,129 @@
+/**
+ * The inbox in a real headless Chromium (Debian's /usr/bin/chromium through playwright-core): a batch sent
+ * through the client appears live, hostile content shows as text and runs nothing, keys are masked.
+ * Saves a screenshot to the temp dir on every run; with UPDATE_SCREENSHOTS=1 it also refreshes README's
+ * docs/images/inbox.png (so a plain test run never leaves the checkout modified). Missing Chromium fails
+ * the test (install it: apt-get install chromium).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { start } from '../../sandbox/server.ts';
+import type { Sandbox } from '../../sandbox/server.ts';
+import { sandboxClient } from '../client/sandbox-client.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const XSS = '<img src=x onerror=alert(1)>';
+const SCREENSHOT = process.env.UPDATE_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'images', 'inbox.png') : join(tmpdir(), `inbox-${process.pid}.png`);
+
+let sb: Sandbox;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+const dialogs: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: the inbox browser test needs it (apt-get install chromium, or set CHROMIUM_PATH).`);
+  sb = await start({ port: 0, config: { job_rows_per_second: 100_000 } });
+  profile = mkdtempSync(join(tmpdir(), 'inbox-chromium-'));
+  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1440, height: 1100 } });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(m.text());
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await sb?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+test('a batch sent through the client appears live in the open inbox; hostile content is text; keys are masked', async () => {
+  const response = await page.goto(`${sb.origin}/`);
+  expect(response?.status()).toBe(200);
+  const csp = response?.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).toContain("script-src 'self'");
+  await page.waitForSelector('#live.on');
+
+  const { client, close } = sandboxClient(sb);
+  try {
+    // One injected fault: the first batch call commits, then answers 500; the client's retry is a replay.
+    sb.control.addFault({ route: 'POST /v1/messages/batch', kind: 'error_500_after_commit', count: 1 });
+    const sent = await client.messages.sendBatch([
+      { channel: 'email', to: 'ana@example.com', subject: 'Your order <script>alert(2)</script>', body: XSS },
+      { channel: 'email', to: 'ana@example.com', subject: 'Shipped', body: '<p>Your parcel is on its way.</p>' },
+      { channel: 'whatsapp', to: '+4915112345678', body: 'Hello from the sandbox 👋' },
+      { channel: 'whatsapp', to: '+4915187654321', body: 'Your code is 123456' },
+      { channel: 'whatsapp', to: 'not-a-number', body: 'never sent' },
+    ]);
+    expect(sent.results.map((r) => r.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'failed']);
+    const imported = await client.contacts.importAndWait(
+      [
+        { first_name: 'Ana', email: 'ana@example.com', city: 'Lisbon', vip: true },
+        { first_name: XSS, whatsapp: '+4915112345678', city: 'Berlin' },
+        { first_name: 'Bad', email: 'nope' },
+      ],
+      { timeoutMs: 30_000, minDelayMs: 50, maxDelayMs: 200 },
+    );
+    expect(imported.totals).toMatchObject({ jobs: 1, completedJobs: 1, failed: 1 });
+
+    // The rows appear without a reload: the page is live.
+    for (const r of sent.results) if (r.status === 'sent') await page.waitForSelector(`article.message[data-id="${r.id}"]`);
+    await page.locator('#jobs li', { hasText: 'row 2: validation_failed (email)' }).waitFor();
+    await page.locator('#contacts td', { hasText: 'Lisbon' }).waitFor();
+    await page.locator('#events td.kind-replay').first().waitFor();
+
+    // Hostile content shows as text and runs nothing.
+    const xssId = (sent.results[0] as { id: string }).id;
+    expect(await page.locator(`article.message[data-id="${xssId}"] pre.body`).textContent()).toBe(XSS);
+    expect(await page.locator(`article.message[data-id="${xssId}"] .subject`).textContent()).toBe('Your order <script>alert(2)</script>');
+    expect(await page.locator('#contacts').textContent()).toContain(XSS);
+    expect(await page.locator('main img, main script').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    expect(pageErrors).toEqual([]);
+
+    // Messages by channel and recipient; the ledger shows the send, the injected fault and the replay.
+    const messagesText = (await page.locator('#messages').textContent()) ?? '';
+    for (const s of ['email', 'whatsapp', 'ana@example.com', '+4915112345678', 'Your parcel is on its way.']) expect(messagesText).toContain(s);
+    const eventsText = (await page.locator('#events').textContent()) ?? '';
+    for (const s of ['send', 'fault', 'replay', '4 sent, 1 row error']) expect(eventsText).toContain(s);
+    expect(await page.locator('#rates').textContent()).toContain('sk_test_…');
+
+    // No API key in full anywhere on the page.
+    const html = await page.content();
+    expect(html).toContain('sk_test_…');
+    expect(html).not.toContain('sk_test_demo_ok');
+
+    mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+    expect(existsSync(SCREENSHOT)).toBe(true);
+    if (process.env.UPDATE_SCREENSHOTS !== '1') rmSync(SCREENSHOT);
+  } finally {
+    await close();
+  }
+});
+
+test('the inbox is read-only and same-origin: writes are 405, a foreign Origin or Host is refused, nothing carries CORS', async () => {
+  const res = await page.request.post(`${sb.origin}/inbox/state`, { data: {} });
+  expect(res.status()).toBe(405);
+  const foreign = await page.request.get(`${sb.origin}/inbox/state`, { headers: { origin: 'https://evil.example' } });
+  expect(foreign.status()).toBe(403);
+  expect(foreign.headers()['access-control-allow-origin']).toBeUndefined();
+  const rebound = await page.request.get(`${sb.origin}/inbox/state`, { headers: { host: 'attacker.example' } });
+  expect(rebound.status()).toBe(403);
+  const state = await page.request.get(`${sb.origin}/inbox/state`);
+  expect(state.status()).toBe(200);
+  expect(state.headers()['access-control-allow-origin']).toBeUndefined();
+  expect(await state.text()).not.toContain('sk_test_demo_ok');
+});
