@@ -85,3 +85,19 @@ test('a call refused with 413 is split in half, recursively, each half under its
   expect(first.results[199].call.idempotencyKey).toBe('big.1.1');
   expect(second.results.map((r) => r.call.idempotencyKey)).toEqual(first.results.map((r) => r.call.idempotencyKey));
 });
+
+test('against the sandbox: a service limit below the client bound (413) splits the chunk until it fits, each input delivered once', async () => {
+  const small = await startSandbox({ max_body_bytes: 200_000 });
+  try {
+    const { client, requests, close } = sandboxClient(small);
+    const out = await client.messages.sendBatch(bigEmails(60, 12_500), { idempotencyKey: 'split-413' });
+    await close();
+    const calls = requests.filter((r) => r.url.endsWith('/messages/batch'));
+    expect(calls.filter((r) => r.status === 413).length).toBeGreaterThan(0);
+    expect(out.sent).toBe(60);
+    expect(new Set(calls.filter((r) => r.status === 200).map((r) => r.headers['idempotency-key'])).size).toBe(calls.filter((r) => r.status === 200).length);
+    expect(small.control.summary()).toMatchObject({ messages: 60, duplicates_detected: 0 });
+  } finally {
+    await small.close();
+  }
+});
