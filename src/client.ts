@@ -2,6 +2,7 @@ import { normalizeBaseUrl } from './base-url.ts';
 import type { ClientCore } from './core.ts';
 import { inputError } from './errors.ts';
 import { randomIdempotencyKey, sha256Hex } from './idempotency.ts';
+import { DEFAULT_MAX_PAGES } from './pagination.ts';
 import { processLimiters } from './rate-limiter.ts';
 import type { LimiterRegistry } from './rate-limiter.ts';
 import { RequestSender } from './request-sender.ts';
@@ -14,6 +15,9 @@ import { ContactAttributes } from './resources/contact-attributes.ts';
 import { Contacts } from './resources/contacts.ts';
 import { Jobs } from './resources/jobs.ts';
 import { Messages } from './resources/messages.ts';
+
+/** The default bound on one call's body: under the 5 MiB the sandbox takes (the service's limit is not shown). */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface ClientOptions {
   /** Base URL ending in /v1; https, or http on loopback. */
@@ -32,6 +36,16 @@ export interface ClientOptions {
   concurrency?: number;
   /** Most time one operation may spend waiting for rate windows (default 5 minutes). */
   maxWaitMs?: number;
+  /**
+   * Bound on one call's JSON body in bytes (default 4 MiB): chunks are cut by size as well as count.
+   * The service's own limit is not shown; a call it refuses as too large (413) is split in half.
+   */
+  maxBodyBytes?: number;
+  /**
+   * Most pages one list walk fetches before it stops with `page_cap_reached` (default 10,000): the
+   * cursor is opaque and never compared, so this is what ends a listing that never ends.
+   */
+  maxPages?: number;
   retry?: Partial<RetryOptions>;
   userAgent?: string;
   /** Default: a random UUID per logical write. */
@@ -61,6 +75,8 @@ export class MessagingClient {
     }
     const concurrency = options.concurrency ?? 2;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw inputError('concurrency must be a whole number ≥ 1.', 'concurrency');
+    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1024) throw inputError('maxBodyBytes must be a whole number of bytes ≥ 1024.', 'maxBodyBytes');
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     const apiKey = options.apiKey?.trim();
     const limiterId = apiKey ? sha256Hex(`${this.baseUrl}\u0000${apiKey}`) : `${this.baseUrl}\u0000${options.limiterId ?? ''}`;
@@ -78,6 +94,8 @@ export class MessagingClient {
       runtime: options.runtime,
       concurrency,
       maxWaitMs: options.maxWaitMs ?? 5 * 60_000,
+      maxBodyBytes,
+      maxPages: options.maxPages ?? DEFAULT_MAX_PAGES,
       newIdempotencyKey: options.idempotencyKeyFactory ?? randomIdempotencyKey,
     };
     this.jobs = new Jobs(core);

@@ -10,6 +10,10 @@ export interface ClientCore {
   concurrency: number;
   /** Bound on the time one operation may spend waiting for rate windows. */
   maxWaitMs: number;
+  /** Bound on one call's JSON body; chunks are cut to stay within it. */
+  maxBodyBytes: number;
+  /** Bound on the pages one list walk may fetch. */
+  maxPages: number;
   newIdempotencyKey(): string;
 }
 

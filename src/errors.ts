@@ -5,7 +5,6 @@ export type ClientErrorCode =
   | 'invalid_base_url'
   | 'rate_limit_wait_exceeded' // waiting for the rate window would pass the caller's bound
   | 'retry_budget_exhausted'
-  | 'repeated_cursor'
   | 'page_cap_reached' // a listing walked more pages than the caller's cap
   | 'wait_timeout' // a job did not finish within the wait (it keeps running on the service)
   | 'row_error' // a job's row error that carries no code of its own (its shape is not shown)
@@ -120,7 +119,6 @@ const REMEDIES: Record<string, string> = {
   invalid_base_url: 'Use an https:// base URL ending in /v1 (http:// only for a local sandbox on loopback).',
   rate_limit_wait_exceeded: 'The rate window resets later than the wait you allowed: raise the maximum wait or send less.',
   retry_budget_exhausted: 'Too many failures in a row: the service looks unhealthy; try again later.',
-  repeated_cursor: 'The service returned the same cursor twice: the listing was stopped to avoid a loop.',
   page_cap_reached: 'The listing reached the page cap you set: raise maxPages, or resume from the last cursor.',
   row_error: 'The service refused this row without a code: see the message, fix the row and import it again.',
   wait_timeout: 'The job keeps running on the service: wait for it again later with its job id (jobs.wait).',

@@ -29,6 +29,16 @@ export function chunkIdempotencyKey(base: string, chunk: number, chunks: number)
   return `${stem}${suffix}`;
 }
 
+/**
+ * The key of one half of a chunk the service refused as too large (413): `<key>.0` / `<key>.1`, so it
+ * differs from the whole chunk's key (whose body differs) and is the same on every re-run.
+ */
+export function splitIdempotencyKey(key: string, half: 0 | 1): string {
+  const suffix = `.${half}`;
+  const stem = key.length + suffix.length <= MAX_IDEMPOTENCY_KEY_LENGTH ? key : sha256Hex(key).slice(0, 48);
+  return `${stem}${suffix}`;
+}
+
 /** A deterministic key from the parts that identify one logical write and the payload's hash. */
 export function deriveIdempotencyKey(prefix: string, parts: readonly (string | number)[], payload: unknown): string {
   const digest = sha256Hex(`${parts.map(String).join('\u0000')}\u0000${canonicalJson(payload)}`);

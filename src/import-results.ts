@@ -64,7 +64,7 @@ export function rowErrorAsApiError(row: Pick<ImportRowError, 'type' | 'code' | '
 
 /** Per-contact results of an import, waited for (`importAndWait`) or not (`import`). */
 export function importResults(outcome: ImportOutcome | ImportWaitOutcome): ImportResults {
-  const waits = new Map<number, ImportWait>(('waits' in outcome ? outcome.waits : []).map((w) => [w.chunk, w]));
+  const waits = new Map<string, ImportWait>(('waits' in outcome ? outcome.waits : []).map((w) => [w.jobId, w]));
   const contacts: ContactResult[] = [];
   const unfinishedJobIds: string[] = [];
   for (const c of outcome.chunks) {
@@ -73,7 +73,7 @@ export function importResults(outcome: ImportOutcome | ImportWaitOutcome): Impor
       for (let k = 0; k < c.count; k++) contacts.push({ ...base, index: c.offset + k, status: c.status, error: c.error });
       continue;
     }
-    const wait = waits.get(c.chunk);
+    const wait = waits.get(c.job.id);
     const ended = wait ? waitEndedError(c.job.id, wait.result) : undefined;
     if (ended) unfinishedJobIds.push(c.job.id);
     const status: ContactStatus = !('waits' in outcome) ? 'queued' : ended || !wait ? 'unfinished' : 'imported';

@@ -1,4 +1,4 @@
-export { MessagingClient } from './client.ts';
+export { MessagingClient, DEFAULT_MAX_BODY_BYTES } from './client.ts';
 export type { ClientOptions } from './client.ts';
 export { ApiError, describeError, remedyFor } from './errors.ts';
 export type { ApiErrorFields, ServiceErrorBody } from './errors.ts';
@@ -9,9 +9,9 @@ export type { WaitOptions } from './job-waiter.ts';
 export { isJobFinished } from './job-waiter.ts';
 export { readJobRowError } from './job-row-error.ts';
 export type { JobRowErrorFields } from './job-row-error.ts';
-export { Paginator } from './pagination.ts';
+export { Paginator, DEFAULT_MAX_PAGES } from './pagination.ts';
 export { LimiterRegistry } from './rate-limiter.ts';
-export { deriveIdempotencyKey, chunkIdempotencyKey, validateIdempotencyKey, sha256Hex, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
+export { deriveIdempotencyKey, chunkIdempotencyKey, splitIdempotencyKey, validateIdempotencyKey, sha256Hex, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.ts';
 export { canonicalJson } from './canonical-json.ts';
 export { normalizeBaseUrl } from './base-url.ts';
 export { MAX_BATCH_MESSAGES, MAX_RECIPIENTS } from './resources/messages.ts';

@@ -5,35 +5,45 @@ export const MAX_PAGE_SIZE = 100; // spec §4: limit is capped at 100
 
 export type PageFetcher<T> = (cursor: string | undefined) => Promise<ListPage<T>>;
 
+/** Default bound on the pages one walk may fetch: 10,000 pages (a million items at the 100 cap). */
+export const DEFAULT_MAX_PAGES = 10_000;
+
 /**
- * Cursor pagination of spec §4: the cursor is opaque, handed back as `starting_after` exactly as
- * received, and the walk stops when `has_more` is false. A cursor seen twice stops the walk with an
- * error rather than looping.
+ * Cursor pagination of spec §4: the cursor is opaque — handed back as `starting_after` exactly as
+ * received, never compared or built — and the walk stops when `has_more` is false. A service that
+ * never says `has_more: false` is stopped by a page cap (`maxPages`), with the last cursor to resume.
  */
 export class Paginator<T> implements AsyncIterable<T> {
   private readonly fetchPage: PageFetcher<T>;
   private readonly startingAfter?: string;
+  private readonly maxPages: number;
 
-  constructor(fetchPage: PageFetcher<T>, startingAfter?: string) {
+  constructor(fetchPage: PageFetcher<T>, startingAfter?: string, maxPages = DEFAULT_MAX_PAGES) {
+    if (!Number.isInteger(maxPages) || maxPages < 1) throw inputError('maxPages must be a whole number ≥ 1.', 'maxPages');
     this.fetchPage = fetchPage;
     this.startingAfter = startingAfter;
+    this.maxPages = maxPages;
   }
 
   async *pages(): AsyncGenerator<ListPage<T>> {
-    const seen = new Set<string>();
     let cursor = this.startingAfter;
-    for (;;) {
+    for (let fetched = 0; ; ) {
+      if (fetched >= this.maxPages) {
+        throw new ApiError({
+          status: 0,
+          type: 'client_error',
+          code: 'page_cap_reached',
+          message: `The listing stopped after ${this.maxPages} pages (maxPages) while the service still had more; resume with startingAfter "${cursor}".`,
+        });
+      }
       const page = await this.fetchPage(cursor);
+      fetched += 1;
       yield page;
       if (!page.meta?.has_more) return;
       const nextCursor = page.meta.next_cursor;
       if (typeof nextCursor !== 'string' || nextCursor === '') {
         throw new ApiError({ status: 0, type: 'transport_error', code: 'transport_error', message: 'The service said has_more but gave no next_cursor.' });
       }
-      if (seen.has(nextCursor)) {
-        throw new ApiError({ status: 0, type: 'transport_error', code: 'repeated_cursor', message: 'The service returned a cursor it had already returned; the listing stopped to avoid a loop.' });
-      }
-      seen.add(nextCursor);
       cursor = nextCursor;
     }
   }

@@ -13,6 +13,8 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** The body already serialised as JSON (chunked writes build it while sizing their chunks); wins over `body`. */
+  bodyText?: string;
   /** Reused on every retry of this request. Writes without one are never retried after a network error. */
   idempotencyKey?: string;
   signal?: AbortSignal;
@@ -96,7 +98,7 @@ export class RequestSender {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
-    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.body !== undefined || request.bodyText !== undefined) headers['content-type'] = 'application/json';
     if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
     return headers;
   }
@@ -129,7 +131,7 @@ export class RequestSender {
     const { runtime, limiter } = this.options;
     const idempotent = request.method === 'GET' || Boolean(request.idempotencyKey);
     const write = request.method !== 'GET';
-    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    const body = request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
     const state: RetryState = { retries: 0, serverErrors: 0, rateLimited: 0 };
     const onWait = (ms: number, reason: 'pacing' | 'retry_after') => this.options.onEvent?.({ type: 'rate_limit_wait', ms, reason });
     // Sticky: once an attempt of a write may have committed, only a definitive answer settles it.

@@ -138,6 +138,8 @@ export interface ImportRowError {
 export interface ImportWait {
   chunk: number;
   offset: number;
+  /** Contacts in the job (a chunk split after a 413 has one job per half). */
+  count: number;
   jobId: string;
   result: WaitResult | { status: 'poll_failed'; error: ApiError; job?: Job };
 }

@@ -1,6 +1,6 @@
 import { budgetFor } from '../core.ts';
 import type { ClientCore } from '../core.ts';
-import { inputError, transportError } from '../errors.ts';
+import { ApiError, inputError, transportError } from '../errors.ts';
 import { asApiError, notAttemptedError } from './chunk-errors.ts';
 import { Paginator, pageSizeFor } from '../pagination.ts';
 import type { CallInfo, ContactInput, ImportChunk, ImportOutcome, ImportRowError, ImportWait, ImportWaitOutcome, Job, ListPage, RequestOptions } from '../types.ts';
@@ -17,6 +17,8 @@ export interface ListOptions {
   /** A `next_cursor` from an earlier page, handed back as `starting_after`, as is. */
   startingAfter?: string;
   signal?: AbortSignal;
+  /** Walks only: the most pages to fetch before stopping with `page_cap_reached` (default: the client's `maxPages`). */
+  maxPages?: number;
 }
 
 export class Contacts {
@@ -31,44 +33,50 @@ export class Contacts {
   async import(contacts: readonly ContactInput[], options?: RequestOptions): Promise<ImportOutcome> {
     const { results, error } = await runChunkedWrite<ContactInput, ImportChunk>(
       this.core,
-      contacts,
-      MAX_IMPORT_CONTACTS,
-      'contacts',
-      options,
-      async (call) => {
-        const response = await this.core.sender.send<{ data?: Job }>({
-          method: 'POST',
-          path: '/contacts/bulk',
-          body: { contacts: call.items },
-          idempotencyKey: call.idempotencyKey,
-          signal: call.signal,
-          budget: call.budget,
-        });
-        const job = response.data?.data;
-        if (!job || typeof job.id !== 'string') throw transportError('The answer to POST /contacts/bulk had no job.', response.status, response.requestId);
-        const queued: ImportChunk = {
+      {
+        items: contacts,
+        maxCount: MAX_IMPORT_CONTACTS,
+        what: 'contacts',
+        body: (items) => ({ contacts: items }),
+        work: async (call) => {
+          const response = await this.core.sender.send<{ data?: Job }>({
+            method: 'POST',
+            path: '/contacts/bulk',
+            bodyText: call.bodyText,
+            idempotencyKey: call.idempotencyKey,
+            signal: call.signal,
+            budget: call.budget,
+          });
+          const job = response.data?.data;
+          if (!job || typeof job.id !== 'string') {
+            // A 2xx without its job: a job may have been queued, and only the same key can tell.
+            throw new ApiError({ ...transportError('The answer to POST /contacts/bulk had no job.', response.status, response.requestId).toJSON(), outcomeUnknown: true });
+          }
+          const queued: ImportChunk = {
+            chunk: call.chunk,
+            offset: call.offset,
+            count: call.items.length,
+            status: 'queued',
+            job,
+            call: { chunk: call.chunk, idempotencyKey: call.idempotencyKey, requestId: response.requestId, replayed: response.replayed },
+          };
+          return { result: queued, replayed: response.replayed };
+        },
+        failed: (call, err) => {
+          const error = asApiError(err);
+          const info: CallInfo = { chunk: call.chunk, idempotencyKey: call.idempotencyKey, requestId: error.requestId, replayed: false };
+          return { chunk: call.chunk, offset: call.offset, count: call.items.length, status: error.outcomeUnknown ? 'unknown' : 'failed', error, call: info };
+        },
+        skipped: (call, err) => ({
           chunk: call.chunk,
           offset: call.offset,
           count: call.items.length,
-          status: 'queued',
-          job,
-          call: { chunk: call.chunk, idempotencyKey: call.idempotencyKey, requestId: response.requestId, replayed: response.replayed },
-        };
-        return { result: queued, replayed: response.replayed };
+          status: 'not_attempted',
+          error: notAttemptedError(err),
+          call: { chunk: call.chunk, idempotencyKey: call.idempotencyKey, replayed: false },
+        }),
       },
-      (call, err) => {
-        const error = asApiError(err);
-        const info: CallInfo = { chunk: call.chunk, idempotencyKey: call.idempotencyKey, requestId: error.requestId, replayed: false };
-        return { chunk: call.chunk, offset: call.offset, count: call.items.length, status: error.outcomeUnknown ? 'unknown' : 'failed', error, call: info };
-      },
-      (call, err) => ({
-        chunk: call.chunk,
-        offset: call.offset,
-        count: call.items.length,
-        status: 'not_attempted',
-        error: notAttemptedError(err),
-        call: { chunk: call.chunk, idempotencyKey: call.idempotencyKey, replayed: false },
-      }),
+      options,
     );
     return { chunks: results, error: error === undefined ? undefined : asApiError(error) };
   }
@@ -92,9 +100,9 @@ export class Contacts {
       } catch (error) {
         result = { status: 'poll_failed', error: asApiError(error), job: c.job };
       }
-      waits.push({ chunk: c.chunk, offset: c.offset, jobId: c.job.id, result });
+      waits.push({ chunk: c.chunk, offset: c.offset, count: c.count, jobId: c.job.id, result });
     }
-    return { ...outcome, waits, rowErrors: rowErrorsOf(waits, outcome.chunks), totals: totalsOf(contacts.length, outcome.chunks, waits) };
+    return { ...outcome, waits, rowErrors: rowErrorsOf(waits), totals: totalsOf(contacts.length, outcome.chunks, waits) };
   }
 
   /** One page of `GET /contacts`. */
@@ -118,17 +126,16 @@ export class Contacts {
   /** Every contact from the cursor on, page by page (`for await`, `.pages()`, `.toArray({ max })`). */
   list(options?: ListOptions): Paginator<Record<string, unknown>> {
     const limit = pageSizeFor(options?.limit);
-    return new Paginator((cursor) => this.listPage({ limit, startingAfter: cursor, signal: options?.signal }), options?.startingAfter);
+    return new Paginator((cursor) => this.listPage({ limit, startingAfter: cursor, signal: options?.signal }), options?.startingAfter, options?.maxPages ?? this.core.maxPages);
   }
 }
 
 /** Row errors of finished jobs, mapped to the caller's index only when they fall inside their chunk. */
-function rowErrorsOf(waits: ImportWait[], chunks: ImportChunk[]): ImportRowError[] {
+function rowErrorsOf(waits: ImportWait[]): ImportRowError[] {
   const rowErrors: ImportRowError[] = [];
-  for (const { chunk, offset, result } of waits) {
+  for (const { chunk, offset, count, result } of waits) {
     const job = result.job;
     if (!job) continue;
-    const count = chunks.find((c) => c.chunk === chunk)?.count ?? 0;
     for (const error of Array.isArray(job.errors) ? job.errors : []) {
       const { index, ...fields } = readJobRowError(error);
       const inside = index !== undefined && index < count;

@@ -3,6 +3,7 @@ import type { ClientCore } from '../core.ts';
 import { inputError } from '../errors.ts';
 import type { BulkOutcome, CallInfo, MessageElement, RequestOptions, SendMessageInput } from '../types.ts';
 import { failedChunk, mapRows, skippedChunk, summarize } from './batch-rows.ts';
+import { asApiError } from './chunk-errors.ts';
 import { runChunkedWrite } from './operation.ts';
 import { unwrap } from './unwrap.ts';
 import type { ChunkCall } from './operation.ts';
@@ -43,23 +44,26 @@ export class Messages {
   private async sendInChunks<T>(path: string, items: readonly T[], size: number, what: string, body: (items: T[]) => unknown, options?: RequestOptions): Promise<BulkOutcome> {
     const { results, error } = await runChunkedWrite(
       this.core,
-      items,
-      size,
-      what,
-      options,
-      async (call) => {
-        const response = await this.core.sender.send<unknown>({
-          method: 'POST',
-          path,
-          body: body(call.items),
-          idempotencyKey: call.idempotencyKey,
-          signal: call.signal,
-          budget: call.budget,
-        });
-        return { result: mapRows(call, response.data, callInfo(call, response.requestId, response.replayed)), replayed: response.replayed };
+      {
+        items,
+        maxCount: size,
+        what,
+        body,
+        work: async (call) => {
+          const response = await this.core.sender.send<unknown>({
+            method: 'POST',
+            path,
+            bodyText: call.bodyText,
+            idempotencyKey: call.idempotencyKey,
+            signal: call.signal,
+            budget: call.budget,
+          });
+          return { result: mapRows(call, response.data, callInfo(call, response.requestId, response.replayed)), replayed: response.replayed };
+        },
+        failed: (call, err) => failedChunk(call, err, callInfo(call, asApiError(err).requestId)),
+        skipped: (call, err) => skippedChunk(call, err, callInfo(call)),
       },
-      (call, err) => failedChunk(call, err, callInfo(call)),
-      (call, err) => skippedChunk(call, err, callInfo(call)),
+      options,
     );
     return summarize(results.flat(), error);
   }

@@ -7,6 +7,7 @@ import type { ClientOptions } from '../../src/client.ts';
 import { LimiterRegistry } from '../../src/rate-limiter.ts';
 import { undiciTransport } from '../../src/runtime/undici-transport.ts';
 import type { Runtime } from '../../src/runtime.ts';
+import { virtualRuntime } from './fake-runtime.ts';
 
 /**
  * A tiny scripted HTTP server for answers the sandbox cannot give (decimal Retry-After, HTTP-date
@@ -53,18 +54,10 @@ export function reply(res: ServerResponse, status: number, body: unknown, header
 /** Real HTTP, virtual time: `sleep` advances the clock and records the wait. */
 export function recordedClient(url: string, options: Partial<ClientOptions> & { timeoutMs?: number; start?: number } = {}) {
   const dispatcher = new Agent({ connections: 4 });
-  let now = options.start ?? Date.now();
-  const sleeps: number[] = [];
-  const runtime: Runtime = {
-    transport: undiciTransport({ dispatcher, timeoutMs: options.timeoutMs }),
-    sleep: async (ms, signal) => {
-      if (signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
-      sleeps.push(ms);
-      now += ms;
-    },
-    now: () => now,
-    random: () => 0.5,
-  };
+  const clock = virtualRuntime(() => {
+    throw new Error('the transport is real HTTP here');
+  }, options.start ?? Date.now());
+  const runtime: Runtime = { ...clock.runtime, transport: undiciTransport({ dispatcher, timeoutMs: options.timeoutMs }) };
   const client = new MessagingClient({ baseUrl: url, apiKey: 'sk_test_local_key_0001', runtime, limiters: new LimiterRegistry(), ...options });
-  return { client, sleeps, close: () => dispatcher.close() };
+  return { client, sleeps: clock.sleeps, close: () => dispatcher.close() };
 }

@@ -224,14 +224,18 @@ describe('cursor guard', () => {
     expect(seen).toEqual([undefined, 'opaque/+=1']);
   });
 
-  test('a repeated cursor stops the walk with repeated_cursor instead of looping', async () => {
-    let calls = 0;
-    const paginator = new Paginator(async () => {
-      calls += 1;
-      return { data: [calls], meta: { has_more: true, next_cursor: calls === 1 ? 'a' : calls === 2 ? 'b' : 'a' } };
-    });
-    await expect(paginator.toArray({ max: 1000 })).rejects.toMatchObject({ code: 'repeated_cursor' });
-    expect(calls).toBe(3);
+  test('cursors are never compared: one that repeats is handed back as is, and the page cap ends an endless walk', async () => {
+    const cursors: (string | undefined)[] = [];
+    const paginator = new Paginator(
+      async (cursor) => {
+        cursors.push(cursor);
+        return { data: [cursors.length], meta: { has_more: true, next_cursor: cursors.length % 2 ? 'a' : 'b' } };
+      },
+      undefined,
+      4,
+    );
+    await expect(paginator.toArray({ max: 1000 })).rejects.toMatchObject({ code: 'page_cap_reached' });
+    expect(cursors).toEqual([undefined, 'a', 'b', 'a']);
   });
 
   test('toArray needs a cap and honours it', async () => {

@@ -1,3 +1,4 @@
+import { bodyBuilder } from '../../src/resources/operation.ts';
 import { actionChunkKeys, n8nChunkKeys } from '../../src/adapter-keys.ts';
 import { ApiError } from '../../src/errors.ts';
 import { describeImportResults, importResults, rowErrorAsApiError } from '../../src/import-results.ts';
@@ -182,8 +183,8 @@ describe('import results', () => {
     const outcome: ImportWaitOutcome = {
       chunks,
       waits: [
-        { chunk: 0, offset: 0, jobId: 'job_a', result: { status: 'completed', job: done } },
-        { chunk: 1, offset: 3, jobId: 'job_b', result: { status: 'timeout', job: job('job_b', { processed: 1 }) } },
+        { chunk: 0, offset: 0, count: 3, jobId: 'job_a', result: { status: 'completed', job: done } },
+        { chunk: 1, offset: 3, count: 3, jobId: 'job_b', result: { status: 'timeout', job: job('job_b', { processed: 1 }) } },
       ],
       rowErrors: [
         { index: 1, rowInJob: 1, jobId: 'job_a', chunk: 0, code: 'validation_failed', message: 'bad email', param: 'email', error: {} },
@@ -222,5 +223,22 @@ describe('import results', () => {
     const polled = waitEndedError('job_x', { status: 'poll_failed', error: err(0, 'transport_error', { outcomeUnknown: true }) });
     expect(polled).toMatchObject({ code: 'transport_error', outcomeUnknown: false });
     expect(polled?.message).toMatch(/job_x/);
+  });
+});
+
+describe('chunk bodies built from their items’ JSON', () => {
+  test('equal to serialising the whole body, for every body shape, with unicode and hostile content', () => {
+    const items = [{ to: 'a@x.com', body: 'Grüße 👋 "quoted" \u0000chunk-items\u0000' }, { to: 'b', extra: [1, { deep: null }] }, undefined];
+    const shapes: ((list: unknown[]) => unknown)[] = [
+      (list) => ({ messages: list }),
+      (list) => ({ channel: 'email', subject: '\u0000chunk-items\u0000', body: 'x', to: list }),
+      (list) => ({ contacts: list }),
+    ];
+    for (const shape of shapes) {
+      const build = bodyBuilder(shape);
+      const texts = items.map((item) => JSON.stringify(item) ?? 'null');
+      expect(build(texts)).toBe(JSON.stringify(shape(items)));
+      expect(build([])).toBe(JSON.stringify(shape([])));
+    }
   });
 });
