@@ -90,7 +90,9 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 			const executions = await Promise.all(executionIds.map((id) => rest.waitForExecution(id, 10 * MINUTES)));
 			const wallMs = Date.now() - started;
 
-			expect(executions.map((x) => x.status)).toEqual(Array(EXECUTIONS).fill('success'));
+			// Each execution's status with n8n's own error, so a failure says why.
+			const outcome = (x: (typeof executions)[number]) => ({ status: x.status, error: x.data?.resultData?.error?.message as string | undefined, node: x.data?.resultData?.lastNodeExecuted as string | undefined });
+			expect(executions.map(outcome).map(({ status, error }) => ({ status, error }))).toEqual(Array(EXECUTIONS).fill({ status: 'success', error: undefined }));
 			const ledger = sb.control.ledger();
 			const summary = sb.control.summary();
 			const calls = EXECUTIONS * Math.ceil(PER_EXECUTION / 500);
