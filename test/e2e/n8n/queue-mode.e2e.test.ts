@@ -92,6 +92,10 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 
 			// Each execution's status with n8n's own error, so a failure says why.
 			const outcome = (x: (typeof executions)[number]) => ({ status: x.status, error: x.data?.resultData?.error?.message as string | undefined, node: x.data?.resultData?.lastNodeExecuted as string | undefined });
+			if (executions.some((x) => x.status !== 'success')) {
+				const tail = (out: string): string => out.split('\n').slice(-60).join('\n');
+				console.log(`queue mode: an execution did not succeed: ${JSON.stringify(executions.map(outcome))}\n${servers.map((s, i) => `--- ${i === 0 ? 'main' : `worker ${i}`}\n${tail(s.output())}`).join('\n')}`);
+			}
 			expect(executions.map(outcome).map(({ status, error }) => ({ status, error }))).toEqual(Array(EXECUTIONS).fill({ status: 'success', error: undefined }));
 			const ledger = sb.control.ledger();
 			const summary = sb.control.summary();
