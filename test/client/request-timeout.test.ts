@@ -1,3 +1,4 @@
+import { Agent } from 'undici';
 import { fetchTransport } from '../../src/runtime/fetch-transport.ts';
 import { undiciTransport } from '../../src/runtime/undici-transport.ts';
 import type { Transport } from '../../src/runtime.ts';
@@ -42,6 +43,20 @@ test.each<[string, (timeoutMs: number) => Transport]>([
   expect(outcome.closedEarly).toBe(true);
   expect(outcome.written).toBeLessThan(BODY.length);
 });
+
+test('undici transport: the deadline covers connecting too (a connect that never completes ends at the timeout)', async () => {
+  // A connector that never calls back stands for a black-holed SYN; undici's headers and body timeouts
+  // only start once connected, so without the attempt's own timer this waits for ever.
+  const dispatcher = new Agent({ connect: () => undefined });
+  const attempt = undiciTransport({ dispatcher, timeoutMs: 300 })({ method: 'GET', url: 'http://127.0.0.1:9/account', headers: {} }).catch((e: unknown) => e);
+  let guard: NodeJS.Timeout | undefined;
+  const stillWaiting = new Promise<string>((resolve) => (guard = setTimeout(() => resolve('still waiting after 10 s'), 10_000)));
+  const outcome = await Promise.race([attempt, stillWaiting]);
+  clearTimeout(guard);
+  await dispatcher.destroy();
+  expect(outcome).toBeInstanceOf(Error);
+  expect((outcome as Error).message).toMatch(/300 ms timeout \(whole attempt/);
+}, 20_000);
 
 test('the caller’s own signal still cancels an attempt (and is not reported as a timeout)', async () => {
   const { server } = await trickle();
