@@ -3,11 +3,8 @@
  * byte at a time cannot outlive the timeout. The caller's own signal still aborts it. `done()` clears
  * the timer (one plain timer per request: cheaper than AbortSignal.timeout plus AbortSignal.any).
  */
-export function attemptDeadline(timeoutMs: number, callerSignal?: AbortSignal): { signal: AbortSignal; aborted: Promise<never>; done(): void; timedOut(): boolean } {
+export function attemptDeadline(timeoutMs: number, callerSignal?: AbortSignal): { signal: AbortSignal; done(): void; timedOut(): boolean } {
   const controller = new AbortController();
-  // Rejects when the deadline passes or the caller aborts, for a transport to race against.
-  const aborted = new Promise<never>((_resolve, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
-  aborted.catch(() => undefined); // nobody races it once the attempt ended
   let expired = false;
   const timer = setTimeout(() => {
     expired = true;
@@ -18,7 +15,6 @@ export function attemptDeadline(timeoutMs: number, callerSignal?: AbortSignal): 
   else callerSignal?.addEventListener('abort', onAbort, { once: true });
   return {
     signal: controller.signal,
-    aborted,
     timedOut: () => expired,
     done: () => {
       clearTimeout(timer);

