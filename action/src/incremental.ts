@@ -10,30 +10,32 @@ import type { DataRecord } from './data-files.ts';
 
 const ZERO_SHA = /^0+$/;
 
-export type PreviousVersion = { status: 'found'; text: string } | { status: 'absent-file' } | { status: 'absent-commit'; reason: string } | { status: 'not-push'; reason: string };
+/** The previous version's raw bytes (decoded by the caller as strictly as the current file), or why there is none. */
+type PreviousVersion = { status: 'found'; before: string; bytes: Uint8Array } | { status: 'absent-file' } | { status: 'absent-commit'; reason: string } | { status: 'not-push' };
 
-function git(cwd: string, args: string[]): Promise<{ ok: true; stdout: string } | { ok: false; stderr: string }> {
+function git(cwd: string, args: string[]): Promise<{ ok: true; stdout: Buffer } | { ok: false; stderr: string }> {
   return new Promise((resolve) => {
     execFile('git', args, { cwd, maxBuffer: 512 * 1024 * 1024, encoding: 'buffer' }, (error, stdout, stderr) => {
       if (error) resolve({ ok: false, stderr: String(stderr || error.message).trim() });
-      else resolve({ ok: true, stdout: new TextDecoder().decode(stdout) });
+      else resolve({ ok: true, stdout });
     });
   });
 }
 
 /** The file as it was at `before`, when the event is a push whose previous commit this clone holds. */
 export async function previousVersion(workspace: string, eventName: string, payload: Record<string, unknown>, path: string): Promise<PreviousVersion> {
-  if (eventName !== 'push') return { status: 'not-push', reason: `a ${eventName || 'manual'} run syncs the whole file` };
+  if (eventName !== 'push') return { status: 'not-push' };
   const before = typeof payload.before === 'string' ? payload.before : '';
-  if (!/^[0-9a-f]{40}$/.test(before) || ZERO_SHA.test(before)) return { status: 'not-push', reason: 'the push has no previous commit (a new branch), so the whole file is synced' };
+  // A new branch's push has no previous commit: the whole file is synced.
+  if (!/^[0-9a-f]{40}$/.test(before) || ZERO_SHA.test(before)) return { status: 'not-push' };
   const commit = await git(workspace, ['cat-file', '-e', `${before}^{commit}`]);
   if (!commit.ok) return { status: 'absent-commit', reason: `the previous commit ${before.slice(0, 7)} is not in this clone (a shallow checkout)` };
   const shown = await git(workspace, ['show', `${before}:./${path}`]);
   if (!shown.ok) return { status: 'absent-file' };
-  return { status: 'found', text: shown.stdout };
+  return { status: 'found', before, bytes: shown.stdout };
 }
 
-export interface RowDiff {
+interface RowDiff {
   /** Indexes (into the current records) of rows new or changed since the previous version. */
   changed: number[];
   /** Rows of the previous version whose contact (by `identity`) is in no current row. */

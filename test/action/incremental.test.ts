@@ -86,3 +86,36 @@ test('rows removed from the file are listed in the summary (masked); nothing is 
   expect(r.summary).toContain('- line 7 of the previous version: `c***@e***.com`');
   expect(r.summary).not.toContain('c5@example.com');
 }, 120000);
+
+/** A small repository: `first` committed, then `second`, both written as the given bytes. */
+function twoCommits(first: Buffer, second: Buffer): { dir: string; before: string; after: string } {
+  const dir = tempDir('incremental-small-');
+  git(dir, 'init', '-q');
+  writeFileSync(join(dir, 'contacts.csv'), first);
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'contacts');
+  const before = git(dir, 'rev-parse', 'HEAD');
+  writeFileSync(join(dir, 'contacts.csv'), second);
+  git(dir, 'commit', '-qam', 'edit');
+  return { dir, before, after: git(dir, 'rev-parse', 'HEAD') };
+}
+
+const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+const csv = (rows: string[]) => `first_name,email,whatsapp\n${rows.join('\n')}\n`;
+const tenRows = Array.from({ length: 10 }, (_, i) => row(i));
+
+test('a UTF-16 file (with its BOM) is compared as UTF-16 in both versions: only the edited row is sent', async () => {
+  const repo = twoCommits(utf16(csv(tenRows)), utf16(csv(tenRows.map((r, i) => (i === 4 ? row(i, 'Zoë') : r)))));
+  const r = await sync(repo.dir, 'push', { before: repo.before, after: repo.after });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('Incremental sync: 1 of 10 row(s) changed since');
+  expect(sandbox.control.ledger().contacts.map((c) => c.first_name)).toEqual(['Zoë']);
+}, 60000);
+
+test('a previous version that does not parse falls back to a full sync of the current file, saying why', async () => {
+  const repo = twoCommits(Buffer.from('first_name,email,whatsapp\n"unclosed,c0@example.com,+4915100000000\n'), Buffer.from(csv(tenRows)));
+  const r = await sync(repo.dir, 'push', { before: repo.before, after: repo.after });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain(`Full sync: the previous version of contacts.csv (${repo.before.slice(0, 7)}) could not be read`);
+  expect(sandbox.control.ledger().contacts).toHaveLength(10);
+}, 60000);

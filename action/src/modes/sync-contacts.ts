@@ -9,12 +9,12 @@ import { describeImportResults, importResults, isJobFinished, MAX_IMPORT_CONTACT
 import type { ContactInput, ImportWaitOutcome, Job } from '../../../src/index.ts';
 import { attributeTypes, convertAttributes } from '../attributes.ts';
 import type { AttributeTypes } from '../attributes.ts';
-import { parseRecords, detectFormat } from '../data-files.ts';
+import { DataFileError, detectFormat, parseRecords } from '../data-files.ts';
 import type { DataRecord } from '../data-files.ts';
 import { diffRows, previousVersion } from '../incremental.ts';
 import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
-import { decodeText } from '../workspace-files.ts';
+import { decodeText, EncodingError } from '../workspace-files.ts';
 import { callFailure, errorFields, readRecords, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 
@@ -47,10 +47,18 @@ async function rowsToSend(ctx: ModeContext, path: string, records: DataRecord[])
     ctx.log.info(`Full sync: ${path} is new in this push.`);
     return all;
   }
-  const before = await parseRecords(decodeText(new TextEncoder().encode(previous.text), path), detectFormat(path, ctx.settings.fileFormat), ['contacts'], 'contact');
+  let before: DataRecord[];
+  try {
+    before = await parseRecords(decodeText(previous.bytes, path), detectFormat(path, ctx.settings.fileFormat), ['contacts'], 'contact');
+  } catch (error) {
+    // The previous version is history: if it can't be read, the current file is still the truth.
+    if (!(error instanceof EncodingError || error instanceof DataFileError)) throw error;
+    ctx.log.info(`Full sync: the previous version of ${path} (${previous.before.slice(0, 7)}) could not be read (${error.message}).`);
+    return all;
+  }
   const diff = diffRows(before, records, identity);
   ctx.report.removed = diff.removed.map((r) => ({ line: r.line, recipient: recipientOf(r.value) ? maskRecipient(recipientOf(r.value)!) : undefined }));
-  ctx.log.info(`Incremental sync: ${diff.changed.length} of ${records.length} row(s) changed since ${String((ctx.scope.event as { before?: string }).before).slice(0, 7)}; ${diff.removed.length} removed.`);
+  ctx.log.info(`Incremental sync: ${diff.changed.length} of ${records.length} row(s) changed since ${previous.before.slice(0, 7)}; ${diff.removed.length} removed.`);
   return diff.changed;
 }
 
