@@ -93,7 +93,7 @@ export async function run(deps: RunDependencies): Promise<void> {
   const failOnError = !['false', 'False', 'FALSE'].includes(core.getInput('fail-on-error'));
   if (report.fatal) core.setFailed(report.fatal);
   else if (report.failures.length) {
-    const message = report.counts.unknown ? `${report.counts.unknown} unknown, send again with the same key (${report.idempotencyKey}). ${report.failures.join(' ')}` : report.failures.join(' ');
+    const message = report.counts.unknown ? `${report.counts.unknown} unknown: re-run this job to send them again under the same keys (each result in results-file names its key; the first is ${report.idempotencyKey}). ${report.failures.join(' ')}` : report.failures.join(' ');
     if (failOnError) core.setFailed(message);
     else core.warning(`${message} (fail-on-error is false: the step succeeds.)`);
   } else {

@@ -33,7 +33,7 @@ test('batch: a reset after commit on every attempt is unknown, not failed; a re-
   expect(first.code).toBe(1);
   expect(first.outputs.unknown).toBe('3');
   expect(first.outputs.failed).toBe('0');
-  expect(first.stdout).toMatch(/^::error::3 unknown, send again with the same key \(gha-[0-9a-f]{48}\)/m);
+  expect(first.stdout).toMatch(/^::error::3 unknown: re-run this job to send them again under the same keys \(each result in results-file names its key; the first is gha-[0-9a-f]{48}\)/m);
   const results = JSON.parse(first.outputs.results) as { status: string; key: string }[];
   expect(results.map((r) => r.status)).toEqual(['unknown', 'unknown', 'unknown']);
   expect(results.every((r) => r.key === first.outputs['idempotency-key'])).toBe(true);
@@ -57,6 +57,6 @@ test('sync-contacts: an import whose answer was lost is unknown per contact, wit
   expect(r.outputs.unknown).toBe('2');
   expect(r.outputs.imported).toBe('0');
   expect(r.outputs['job-status']).toBe('unknown');
-  expect(r.stdout).toMatch(/^::warning::2 unknown, send again with the same key/m);
+  expect(r.stdout).toMatch(/^::warning::2 unknown: re-run this job to send them again under the same keys/m);
   expect((JSON.parse(r.outputs.results) as { key: string }[]).map((x) => x.key)).toEqual([r.outputs['idempotency-key'], r.outputs['idempotency-key']]);
 }, 120000);

@@ -106,10 +106,11 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
     ? await client.contacts.importAndWait(contacts, { idempotencyKey: keys, onChunk, timeoutMs: s.waitTimeoutMs, onProgress: progressLogger(ctx) })
     : await client.contacts.import(contacts, { idempotencyKey: keys, onChunk });
   const results = importResults(outcome);
-  const waits = s.wait ? (outcome as ImportWaitOutcome).waits : [];
+  // By job id: the two halves of a chunk split after a 413 share its number but not their job.
+  const waits = new Map((s.wait ? (outcome as ImportWaitOutcome).waits : []).map((w) => [w.jobId, w.result]));
   for (const c of outcome.chunks) {
     if (c.status !== 'queued') continue;
-    const wait = waits.find((w) => w.chunk === c.chunk)?.result;
+    const wait = waits.get(c.job.id);
     const job = wait?.job ?? c.job;
     const status = !s.wait ? 'queued' : wait?.status === 'completed' ? 'completed' : 'unfinished';
     report.jobIds.push(c.job.id);
@@ -127,7 +128,7 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   for (const re of results.unplacedRowErrors) log.annotate(s.failOnError ? 'error' : 'warning', `Contact row failed in job ${re.jobId} (it names no row of its job): ${re.code ?? 'row_error'}: ${re.message ?? ''}`);
   report.counts.failed += results.unplacedRowErrors.length;
   report.notes.push(`Contacts: ${log.mask(describeImportResults(results))}.`);
-  report.jobStatus = outcome.error ? 'failed' : !s.wait ? 'queued' : results.unfinishedJobIds.length || report.jobs.length < outcome.chunks.length ? 'unfinished' : 'completed';
+  report.jobStatus = outcome.error ? 'failed' : !s.wait ? 'queued' : results.unfinishedJobIds.length ? 'unfinished' : 'completed';
   if (outcome.error?.outcomeUnknown || results.counts.unknown) report.jobStatus = 'unknown';
   const replays = report.jobs.filter((j) => j.replayed).length;
   if (replays) report.notes.push(`${replays} job(s) replayed: this run had already imported the same contacts under the same key (a re-run), so nothing was imported twice.`);
