@@ -45,6 +45,12 @@ describe('rows read at the right line', () => {
     expect(job.code).toBe(1);
     expect(commands(job, 'error')[0]).toMatch(/^::error title=Messaging Service,file=contacts\.csv,line=1004::Contact not imported \(job job_\w+\): validation_failed/);
     expect(job.outputs.imported).toBe('1004');
+
+    // Only the second job, with the whole file: its 5 rows are not the file's 1,005, so no line is blamed.
+    const second = (JSON.parse(sync.outputs['job-ids']) as string[])[1]!;
+    const alone = await step({ mode: 'job', 'job-id': second, file: 'contacts.csv', 'wait-timeout': '60' }, { workspaceDir: sync.workspace });
+    expect(alone.stdout).toContain('Row errors are not placed at lines of contacts.csv: its 1005 row(s) are not the 5 contact(s) of these jobs');
+    expect(commands(alone, 'error')[0]).toMatch(/^::error title=Messaging Service::Contact not imported \(job job_\w+ row 3 of the job\): validation_failed/);
   }, 60000);
 
   test('send with to-file: a refused recipient is annotated at its line of the file', async () => {

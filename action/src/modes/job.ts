@@ -1,9 +1,11 @@
 /**
  * `mode: job` — read (or wait for) import jobs by id. `job-id` takes one id or the `job-ids` output of a
- * sync-contacts step (a JSON array, or one per line): the n-th job holds rows n×1000 … of `file`, so its
- * row errors are annotated at their own lines, not at the first job's.
+ * sync-contacts step (a JSON array, or one per line). With `file`, row errors are annotated at their
+ * lines only when the jobs' totals add up to the file's rows (a full sync that sent every row, in job
+ * order, however the chunks were split); after an incremental sync or a skipped row they can't be
+ * placed, and the step says so instead of blaming someone else's line.
  */
-import { ApiError, describeError, isJobFinished, MAX_IMPORT_CONTACTS, readJobRowError, rowErrorAsApiError, splitRecipients, waitEndedError } from '../../../src/index.ts';
+import { ApiError, describeError, isJobFinished, readJobRowError, rowErrorAsApiError, splitRecipients, waitEndedError } from '../../../src/index.ts';
 import type { Job } from '../../../src/index.ts';
 import type { DataRecord } from '../data-files.ts';
 import { InputError } from '../inputs.ts';
@@ -52,25 +54,40 @@ export async function jobMode(ctx: ModeContext): Promise<void> {
   report.details.push(`**Jobs:** ${ids.map((id) => `\`${id}\``).join(', ')}${s.wait ? ` · waiting up to ${s.waitTimeoutMs / 1000} s` : ''}`);
   if (s.dryRun) return;
   const deadline = Date.now() + s.waitTimeoutMs;
-  let allFinished = true;
-  for (const [n, id] of ids.entries()) {
-    const { job, finished, ended } = await readJob(ctx, id, deadline);
-    allFinished &&= finished;
+  const read: Awaited<ReturnType<typeof readJob>>[] = [];
+  for (const id of ids) read.push(await readJob(ctx, id, deadline));
+  const offsets = lineOffsets(ctx, read.map((r) => r.job), loaded?.records.length);
+  for (const [n, { job, finished, ended }] of read.entries()) {
     report.jobs.push({ id: job.id, status: finished ? 'completed' : s.wait ? 'unfinished' : 'queued', total: job.total, processed: job.processed, failed: job.failed });
     report.counts.imported += Math.max(0, (job.processed ?? 0) - (job.failed ?? 0));
     report.counts.failed += job.failed ?? 0;
-    const offset = n * MAX_IMPORT_CONTACTS;
+    const offset = offsets?.[n];
     for (const [k, raw] of (Array.isArray(job.errors) ? job.errors : []).entries()) {
       const fields = readJobRowError(raw);
       const index = fields.index;
-      const record: DataRecord | undefined = index !== undefined && index < (job.total ?? Infinity) ? loaded?.records[offset + index] : undefined;
+      const record: DataRecord | undefined = offset !== undefined && index !== undefined && index < (job.total ?? Infinity) ? loaded?.records[offset + index] : undefined;
       const error = errorFields(ctx, rowErrorAsApiError({ ...fields, error: raw }));
-      report.rows.push({ index: index !== undefined ? offset + index : offset + k, line: record?.line, status: 'failed', error });
+      report.rows.push({ index: (offset ?? 0) + (index ?? k), line: record?.line, status: 'failed', error });
       const where = record && loaded ? { file: loaded.file.path, startLine: record.line } : {};
-      log.annotate(s.failOnError ? 'error' : 'warning', `Contact not imported (job ${job.id}): ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, where);
+      const row = record ? '' : index !== undefined ? ` row ${index + 1} of the job` : '';
+      log.annotate(s.failOnError ? 'error' : 'warning', `Contact not imported (job ${job.id}${row}): ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, where);
     }
     if (job.failed) report.failures.push(`${job.failed} contact row(s) of ${job.id} failed.`);
     if (ended) report.failures.push(ctx.log.mask(ended.message));
   }
-  report.jobStatus = allFinished ? 'completed' : s.wait ? 'unfinished' : 'queued';
+  report.jobStatus = read.every((r) => r.finished) ? 'completed' : s.wait ? 'unfinished' : 'queued';
+}
+
+/** Where each job's rows start in the file, or undefined when the jobs' totals don't account for exactly its rows. */
+function lineOffsets(ctx: ModeContext, jobs: Job[], rows: number | undefined): number[] | undefined {
+  if (rows === undefined) return undefined;
+  const offsets: number[] = [];
+  let sum = 0;
+  for (const job of jobs) {
+    offsets.push(sum);
+    sum += typeof job.total === 'number' ? job.total : NaN;
+  }
+  if (sum === rows) return offsets;
+  ctx.log.info(`Row errors are not placed at lines of ${ctx.report.file}: its ${rows} row(s) are not the ${Number.isNaN(sum) ? 'jobs’' : `${sum}`} contact(s) of these jobs (an incremental sync, a skipped row or a job left out), so each is named by its row in its job.`);
+  return undefined;
 }
