@@ -123,6 +123,8 @@ export function validateConfig(c: SandboxConfig): void {
       for (const at of a.contact_attributes) {
         if (!isPlainObject(at) || typeof at.key !== 'string') throw new ConfigError(`account ${a.id}: each contact attribute needs a key`);
         if (['first_name', 'whatsapp', 'email'].includes(at.key)) throw new ConfigError(`account ${a.id}: attribute key ${at.key} is reserved`);
+        // An attribute is assigned by its key: `__proto__` would hit the prototype setter and vanish.
+        if (PROTOTYPE_NAMES.has(at.key)) throw new ConfigError(`account ${a.id}: attribute key ${at.key} is a prototype name`);
       }
     }
   }

@@ -139,13 +139,18 @@ test(`fuzz: ${TOTAL} random and hostile requests, 0 answers of 500 (seed ${SEED}
     while (at < cases.length) {
       const c = cases[at++]!;
       let status: number;
-      if ('raw' in c) status = await rawSend(sb, c.raw!);
-      else {
+      if ('raw' in c) {
+        status = await rawSend(sb, c.raw!);
+        if (status === 0) failures.push(`#${c.i}: no HTTP answer to ${JSON.stringify(c.raw!.slice(0, 300))}`);
+        if (status < 300 && /^POST \/__sandbox/.test(c.raw!)) failures.push(`#${c.i}: a control write without the token answered ${status}`);
+      } else {
         const r = c.req!;
         try {
           const res = await pool.request({ method: r.method as 'GET', path: r.path, headers: r.headers, body: r.body });
           await res.body.arrayBuffer();
           status = res.statusCode;
+          // The fuzz never has the control token: no control write may succeed.
+          if (status < 300 && r.method !== 'GET' && r.path.startsWith('/__sandbox')) failures.push(`#${c.i}: ${r.method} ${r.path} answered ${status} without the token`);
         } catch (e) {
           const code = (e as { code?: string }).code ?? '';
           status = 0;
@@ -163,11 +168,10 @@ test(`fuzz: ${TOTAL} random and hostile requests, 0 answers of 500 (seed ${SEED}
     expect(failures).toEqual([]);
     expect(byStatus.get(500) ?? 0).toBe(0);
     expect([...byStatus.keys()].filter((s) => s >= 200 && s < 300).length).toBeGreaterThan(0);
-    // Still serving, and nothing reached the control writes without the token.
+    // Still serving.
     const r = await pool.request({ method: 'GET', path: '/v1/account', headers: { authorization: 'Bearer sk_test_demo_ok' } });
     expect(r.statusCode).toBe(200);
     await r.body.arrayBuffer();
-    expect(sb.control.faults()).toEqual([]);
   } finally {
     await pool.close();
     await sb.close();

@@ -25,6 +25,9 @@ function firstAnswer(head: string, body: string): Promise<string> {
 
 describe('prototype names are ordinary names', () => {
   const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+  test.each(['__proto__', 'constructor', 'prototype'])('a contact attribute named %s is refused when the sandbox starts (it could not be stored)', async (key) => {
+    await expect(start({ port: 0, config: { accounts: [{ id: 'acc_demo', contact_attributes: [{ key, type: 'text' }] }] } })).rejects.toThrow(`attribute key ${key} is a prototype name`);
+  });
   test('a batch row with channel set to a prototype name is a row error; the other rows are sent', async () => {
     const r = await call(sb, 'POST', '/messages/batch', { body: { messages: [...names.map((channel) => ({ channel, to: '+4915112345678', body: 'x' })), wa()] } });
     expect(r.status).toBe(200);
