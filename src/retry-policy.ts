@@ -1,7 +1,8 @@
 import type { ApiError } from './errors.ts';
 
 /**
- * What to do after a failed attempt, decided by `code` (spec §7), never by status alone.
+ * What to do after a failed attempt: by status for 429 and 5xx (with or without the error envelope), by
+ * `code` (spec §7) for the rest.
  * - 429 rate_limit_exceeded: not processed; wait Retry-After (else until X-RateLimit-Reset), then
  *   retry (outside the retry count).
  * - any 5xx (500 internal_error, 502, 503, 504; with or without the error envelope): ONE rule — retried
@@ -43,7 +44,7 @@ export function decideRetry(error: ApiError, state: RetryState, options: RetryOp
     return error.retryAfter <= MAX_SERVER_RETRY_AFTER_S ? { kind: 'backoff', atLeastMs: error.retryAfter * 1000 } : { kind: 'stop' };
   }
   switch (error.code) {
-    case 'rate_limit_exceeded':
+    case 'rate_limit_exceeded': // the code under another status (a proxy's rewrite): still a rate limit
       return { kind: 'rate_limit', waitSeconds: error.retryAfter ?? 1 };
     case 'idempotency_request_in_progress':
       return state.retries < options.maxRetries ? { kind: 'backoff' } : { kind: 'stop' };

@@ -1,5 +1,5 @@
 /** HTTP status of each code of spec §7, so element-level errors (which have none) carry one too. */
-const STATUS_BY_CODE: Record<string, number> = {
+const STATUS_BY_CODE = new Map<string, number>(Object.entries({
   missing_api_key: 401,
   invalid_api_key: 401,
   api_key_revoked: 401,
@@ -18,8 +18,9 @@ const STATUS_BY_CODE: Record<string, number> = {
   idempotency_request_in_progress: 409,
   rate_limit_exceeded: 429,
   internal_error: 500,
-};
+}));
 
+/** A Map, not an object: a code is the service's (or anyone's) text, `constructor` included. */
 export function statusForCode(code: string): number {
-  return STATUS_BY_CODE[code] ?? 0;
+  return STATUS_BY_CODE.get(code) ?? 0;
 }

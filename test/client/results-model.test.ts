@@ -213,7 +213,7 @@ describe('import results', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => rowErrorAsApiError({ error: cyclic, code: 'constructor' })).not.toThrow();
-    expect(typeof rowErrorAsApiError({ error: {}, code: '__proto__' }).remedy).toBe('string');
+    for (const code of ['constructor', '__proto__', 'toString']) expect(rowErrorAsApiError({ error: {}, code })).toMatchObject({ status: 0, remedy: expect.any(String) });
   });
 
   test('wait endings: timeout, cancel and failed poll each name the job to resume; completion none', () => {
