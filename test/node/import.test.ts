@@ -9,6 +9,7 @@ import { getContactFields } from '../../nodes/MessagingService/methods/resourceM
 import { additionalDataFor, buildWorkflow, runNode, TestCredentialsHelper } from './harness.ts';
 import { credentialsFor, isRoutableErrorJson, pairedIndex, shownError, startSandbox } from './support.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
+import { localServer, reply } from '../client/local-server.ts';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -123,4 +124,26 @@ test('an import chunk whose outcome is unknown (reset after the job was queued) 
 	expect(again.error).toBeUndefined();
 	expect(sb.control.ledger().jobs).toHaveLength(1);
 	expect(sb.control.ledger().contacts.map((c) => c.email)).toEqual(['a@example.com', 'b@example.com']);
+});
+
+test('a job row error that names no row reaches the error output too, paired with the job\'s items; a row without a code is src\'s row_error', async () => {
+	// A service answer the sandbox never gives: one error with no index, one with an index but no code.
+	const server = await localServer((e, res) => {
+		if (e.url.endsWith('/contacts/bulk')) return reply(res, 202, { data: { object: 'job', id: 'job_1', status: 'queued', total: 2, processed: 0, failed: 0, errors: [], created_at: 'now' } });
+		const errors = [{ error: { code: 'validation_failed', message: 'a row of this job' } }, { index: 1, error: { message: 'odd' } }];
+		return reply(res, 200, { data: { object: 'job', id: 'job_1', status: 'done', total: 2, processed: 2, failed: 2, errors, created_at: 'now', completed_at: 'now' } });
+	});
+	try {
+		const items = [{ email: 'a@example.com' }, { email: 'b@example.com' }];
+		const { outputs, error } = await runNode({ parameters: importParameters, items, credentials: { apiKey: 'sk_test_demo_ok', baseUrl: server.url }, onError: 'continueErrorOutput' });
+		expect(error).toBeUndefined();
+		const errors = outputs[1]!;
+		expect(errors.map((item) => [item.pairedItem, (item.json.details as { code: string }).code])).toEqual([
+			[{ item: 1 }, 'row_error'],
+			[[{ item: 0 }, { item: 1 }], 'validation_failed'],
+		]);
+		expect(outputs[0]![0]!.json.rowErrors).toHaveLength(2);
+	} finally {
+		await server.close();
+	}
 });

@@ -5,8 +5,7 @@
  * continues on error, and otherwise the node fails naming them.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { ApiError } from '../../../../src/index.ts';
-import type { ContactInput } from '../../../../src/index.ts';
+import type { ApiError, ContactInput } from '../../../../src/index.ts';
 import { errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { CONTACT_FIELDS, isMappableKey } from '../../methods/resourceMapping.ts';
 
@@ -30,15 +29,13 @@ export const failedRowsOption: INodeProperties = {
 	description: 'What happens to rows the service refused (the others are imported either way)',
 };
 
-/** One refused row, mapped back to the input item. */
+/** One row a job refused: its input item, or the job's items when the service's error names no row of the job. */
 export interface RefusedRow {
 	itemIndex?: number;
-	jobId?: string;
-	chunk?: number;
-	code?: string;
-	message?: string;
-	param?: string;
-	type?: string;
+	jobItems?: number[];
+	jobId: string;
+	chunk: number;
+	error: ApiError;
 }
 
 function isEmpty(value: unknown): boolean {
@@ -65,20 +62,23 @@ export function contactOf(ctx: IExecuteFunctions, items: INodeExecutionData[], i
 }
 
 function rowLabel(row: RefusedRow): string {
-	return `item ${row.itemIndex ?? '?'} ${row.code ?? 'refused'}${row.param ? ` (${row.param})` : ''}`;
+	return `item ${row.itemIndex ?? '?'} ${row.error.code}${row.error.param ? ` (${row.error.param})` : ''}`;
 }
 
-/** Error items for the refused rows, or the node's error when they must stop it. */
+/**
+ * Error items for the refused rows, or the node's error when they must stop it. A row error that names
+ * no row of its job is paired with all of the job's input items: it belongs to none of them in particular.
+ */
 export function reportFailedRows(ctx: IExecuteFunctions, rows: RefusedRow[], contactCount: number): INodeExecutionData[] {
 	if (rows.length === 0) return [];
 	const failNode = ctx.getNodeParameter('options.failedRows', 0, 'items') === 'failNode';
 	if (!failNode && ctx.continueOnFail()) {
-		return rows
-			.filter((row) => row.itemIndex !== undefined)
-			.map((row) => {
-				const error = new ApiError({ status: 0, type: row.type ?? 'invalid_request_error', code: row.code ?? 'validation_failed', message: row.message ?? 'The row was refused.', param: row.param });
-				return errorItem(error, row.itemIndex!, { jobId: row.jobId, chunk: row.chunk }, `row of job ${row.jobId}`);
-			});
+		return rows.map((row) => {
+			if (row.itemIndex !== undefined) return errorItem(row.error, row.itemIndex, { outcome: 'failed', jobId: row.jobId, chunk: row.chunk }, `row of job ${row.jobId}`);
+			const jobItems = row.jobItems ?? [];
+			const item = errorItem(row.error, jobItems[0] ?? 0, { outcome: 'failed', jobId: row.jobId, chunk: row.chunk }, `job ${row.jobId}, naming no row`);
+			return { ...item, pairedItem: jobItems.map((i) => ({ item: i })) };
+		});
 	}
 	const shown = rows.slice(0, 5).map(rowLabel).join('; ');
 	const more = rows.length > 5 ? `; and ${rows.length - 5} more` : '';

@@ -5,12 +5,13 @@
  * without it, one item per queued job.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
-import { describeImportResults, importResults, waitEndedError } from '../../../../src/index.ts';
+import { describeImportResults, importResults, rowErrorAsApiError, waitEndedError } from '../../../../src/index.ts';
 import type { ContactInput, ImportOutcome, ImportWaitOutcome, MessagingClient } from '../../../../src/index.ts';
 import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
 import { cancelSignal } from '../../helpers/items.ts';
 import { contactOf, failedRowsOption, reportFailedRows } from './import-rows.ts';
+import type { RefusedRow } from './import-rows.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
 
 const show = { show: { resource: ['contact'], operation: ['import'] } };
@@ -113,9 +114,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			outcome = await client.contacts.import(contacts, request);
 		}
 	} catch (error) {
-		// A failure while polling (the jobs were queued; nothing is lost by stopping here).
-		if (!this.continueOnFail()) throw nodeError(this.getNode(), error, itemOf[0]!, 'while waiting for the import jobs');
-		return [...output, ...itemOf.map((itemIndex) => errorItem(asApiError(error), itemIndex))];
+		// Only a refusal before anything is sent throws (e.g. an invalid Idempotency Key option); a failed
+		// call or poll comes back in the outcome.
+		if (!this.continueOnFail()) throw nodeError(this.getNode(), error, itemOf[0]!);
+		return [...output, ...itemOf.map((itemIndex) => errorItem(asApiError(error), itemIndex, { outcome: 'failed' }))];
 	}
 
 	// Chunks whose call failed, never went out, or may have gone out (unknown: its key settles it).
@@ -142,15 +144,16 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		return output;
 	}
 
-	const rowErrors = outcome.rowErrors.map((r) => ({
-		itemIndex: r.index === undefined ? undefined : itemOf[r.index],
-		jobId: r.jobId,
-		chunk: r.chunk,
-		code: r.code,
-		message: r.message,
-		param: r.param,
-		type: r.type,
-	}));
+	// Per-contact meaning from src (the action reads the same): rows a job refused, and errors naming no row.
+	const results = importResults(outcome);
+	const refused: RefusedRow[] = [
+		...results.contacts.filter((c) => c.status === 'failed' && c.jobId !== undefined).map((c) => ({ itemIndex: itemOf[c.index], jobId: c.jobId!, chunk: c.chunk, error: c.error! })),
+		...results.unplacedRowErrors.map((r) => {
+			const job = outcome.chunks.find((c) => c.status === 'queued' && c.job.id === r.jobId);
+			return { jobId: r.jobId, chunk: r.chunk, error: rowErrorAsApiError(r), jobItems: job ? itemOf.slice(job.offset, job.offset + job.count) : itemOf };
+		}),
+	];
+	const rowErrors = refused.map(({ itemIndex, jobId, chunk, error }) => ({ itemIndex, jobId, chunk, code: error.code, message: error.message, param: error.param, type: error.type }));
 	const jobs = outcome.waits.map((w) => ({
 		id: w.result.job?.id,
 		chunk: w.chunk,
@@ -174,8 +177,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		);
 		throw nodeError(this.getNode(), error, itemOf[0]!);
 	}
-	const summary: IDataObject = { completed, outcome: describeImportResults(importResults(outcome)), totals: outcome.totals, jobs, rowErrors };
+	const summary: IDataObject = { completed, outcome: describeImportResults(results), totals: outcome.totals, jobs, rowErrors };
 	output.push({ json: summary, pairedItem: itemOf.map((item) => ({ item })) });
 
-	return [...output, ...reportFailedRows(this, rowErrors, contacts.length)];
+	return [...output, ...reportFailedRows(this, refused, contacts.length)];
 }
