@@ -157,6 +157,12 @@ describe('what is shown', () => {
     expect(shown).toContain('b***@e***.com');
   });
 
+  test('an input carrying a line break and a workflow command is logged as one plain line', async () => {
+    const r = await step({ mode: 'send', channel: 'email\n::warning::injected', to: 'ann@example.com', body: 'hi' });
+    expect(r.stdout).not.toMatch(/^::warning::injected/m);
+    expect(r.stdout).toContain('⏎');
+  });
+
   test('field names cannot inject workflow commands; values are escaped in annotations', async () => {
     const csv = 'channel,to,body,"x\n::warning::injected"\nemail,ann@example.com,hi,1\n';
     const r = await step({ mode: 'batch', file: 'm.csv' }, { files: { 'm.csv': csv } });
