@@ -11,8 +11,9 @@
  *    of interleaved rounds, printed as ratios to bare node.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { jsBytes } from './action-figures.ts';
 import { median, startColdStartProbe } from './cold-start-probe.ts';
 
 const ROOT = join(dirname(process.argv[1]), '..');
@@ -36,13 +37,6 @@ function bundle(name: string, code: string): number {
   return jsBytes(out);
 }
 
-/** Bytes of JavaScript in a bundle directory: the entry plus any lazily loaded chunks (not maps). */
-function jsBytes(dir: string): number {
-  return readdirSync(dir)
-    .filter((f) => /\.(m?js|cjs)$/.test(f) && f !== 'sourcemap-register.cjs')
-    .reduce((n, f) => n + statSync(join(dir, f)).size, 0);
-}
-
 const variants: [string, string, string][] = [
   ['core', '@actions/core 3 (public entry) alone', `import * as core from '@actions/core'; core.info(String(core.getInput('x')));`],
   ['github', '@actions/github 9 `context` alone (not used)', `import { context } from '@actions/github'; console.log(context.eventName);`],
@@ -52,7 +46,7 @@ const variants: [string, string, string][] = [
   ['yaml', 'yaml 2 alone (lazy chunk)', `import { parseDocument } from 'yaml'; console.log(parseDocument('a: 1').toJS());`],
 ];
 
-console.log('Bundle sizes (ncc --minify; JavaScript only, source maps beside it in dist/ not counted):');
+console.log('Bundle sizes (ncc --minify; JavaScript only, source maps beside it in dist/ not counted, their loader counted):');
 for (const [name, label, code] of variants) console.log(`  ${label.padEnd(46)} ${MB(bundle(name, code)).padStart(9)}`);
 const beforeDir = join(work, 'before');
 mkdirSync(beforeDir, { recursive: true });
@@ -87,7 +81,6 @@ async function main(): Promise<void> {
     const ratio = t / bare;
     console.log(`  ${label} ${t.toFixed(0).padStart(5)} ms${i ? `  = ${ratio.toFixed(2)}× bare node` : ''}`);
   }
-  console.log(`  (the committed dist also loads its source-map support: ${(statSync(join(ROOT, 'action', 'dist', 'sourcemap-register.cjs')).size / 1e3).toFixed(0)} kB)`);
   close();
 }
 

@@ -5,7 +5,7 @@ export interface Row {
   figure: string;
   ours: string;
   reference: string;
-  /** ours ÷ reference; null when a figure has no reference (e.g. a scale row still pending). */
+  /** ours ÷ reference. */
   ratio: number | null;
 }
 
@@ -19,13 +19,8 @@ export interface JobWaitPoint {
   previousLagS: number;
 }
 
-export interface ScaleRow {
-  processes: number;
-  throughput: number;
-  rate429: number;
-  lost: number;
-  dup: number;
-}
+/** What the table and the chart read of a bench:scale row (bench/scale.ts writes more). */
+export type ScaleRow = Pick<import('./scale.ts').ScaleRow, 'processes' | 'throughput' | 'rate429' | 'lost' | 'dup'>;
 
 export interface Machine {
   cpu: string;
@@ -43,7 +38,7 @@ export interface Results {
     calls: { items: number[]; ours: number[]; naive: number[] };
     throughput: { ceilingPerSecond: number; ours: Point[]; naive: Point[] };
     jobs: JobWaitPoint[];
-    scale: ScaleRow[] | null;
+    scale: ScaleRow[];
     /** The scale rows of the limiter before the scale work, when kept. */
     scaleBefore: ScaleRow[] | null;
   };

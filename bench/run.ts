@@ -12,7 +12,8 @@ import type { Results, Row } from './results.ts';
 import { machine } from './results.ts';
 import { writeReport } from './report.ts';
 import { measureRssGrowth } from './rss.ts';
-import { loadScaleBaseline, loadScaleRows, scaleTableRows } from './scale-rows.ts';
+import { runScale } from './scale.ts';
+import { loadScaleBaseline, scaleTableRows } from './scale-rows.ts';
 import { measureThroughput } from './throughput.ts';
 
 async function step<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
@@ -39,11 +40,11 @@ async function main(): Promise<void> {
   const rss = await step('RSS paging', measureRssGrowth);
   const cold = await step('cold start', measureColdStart);
   const bundle = measureBundleSize();
-  const scale = await step('bench:scale', loadScaleRows);
+  const scale = await step('bench:scale', () => runScale());
   const results: Results = {
     machine: machine(),
     rows: [...calls.rows, ...throughput.rows, ...cpu, ...jobs.rows, ...rss, ...cold, ...bundle, ...scaleTableRows(scale)],
-    charts: { calls: calls.chart, throughput: throughput.chart, jobs: jobs.chart, scale, scaleBefore: scale ? loadScaleBaseline() : null },
+    charts: { calls: calls.chart, throughput: throughput.chart, jobs: jobs.chart, scale, scaleBefore: loadScaleBaseline() },
   };
   printTable(results.rows);
   writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -2,7 +2,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readResults, renderReport } from '../../bench/report.ts';
-import { readScaleRow, scaleTableRows } from '../../bench/scale-rows.ts';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -20,12 +19,4 @@ test('the page states the machine and carries every row of the table', () => {
   expect(page).toContain(results.machine.cpu);
   expect(page).toContain(`Node ${results.machine.node}`);
   for (const row of results.rows) expect(page).toContain(`| ${row.figure.replace(/\|/g, '\\|')} | ${row.ours} |`);
-});
-
-test('bench:scale rows are read from the printed line or an object; absent rows show as pending', () => {
-  expect(readScaleRow('scale N=8: throughput 0.93 of ceiling, 429s 3.1 % of requests, lost 0, dup 0')).toEqual({ processes: 8, throughput: 0.93, rate429: 0.031, lost: 0, dup: 0 });
-  expect(readScaleRow({ n: 4, throughput: 0.97, rate429: 0.02, lost: 0, dup: 1 })).toEqual({ processes: 4, throughput: 0.97, rate429: 0.02, lost: 0, dup: 1 });
-  expect(readScaleRow({ processes: 2, throughputRatio: 0.99, percent429: 1.5 })).toEqual({ processes: 2, throughput: 0.99, rate429: 0.015, lost: 0, dup: 0 });
-  expect(readScaleRow('something else')).toBeUndefined();
-  expect(scaleTableRows(null)).toEqual([{ figure: 'bench:scale', ours: 'pending', reference: '', ratio: null }]);
 });
