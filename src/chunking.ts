@@ -18,14 +18,13 @@ export function chunk<T>(items: readonly T[], size: number): Chunk<T>[] {
 
 /**
  * Runs `work` over the chunks with at most `concurrency` in flight, in chunk order. The first chunk
- * that throws stops the run: chunks not yet started are handed to `skipped` with that error; chunks
- * already in flight finish and keep their results.
+ * whose work reports an error stops the run: chunks not yet started are handed to `skipped` with that
+ * error; chunks already in flight finish and keep their results.
  */
 export async function runChunks<T, R>(
   chunks: readonly Chunk<T>[],
   concurrency: number,
-  work: (chunk: Chunk<T>) => Promise<R>,
-  failed: (chunk: Chunk<T>, error: unknown) => R,
+  work: (chunk: Chunk<T>) => Promise<{ value: R; error?: unknown }>,
   skipped: (chunk: Chunk<T>, error: unknown) => R,
 ): Promise<{ results: R[]; error?: unknown }> {
   const results = new Array<R>(chunks.length);
@@ -38,12 +37,9 @@ export async function runChunks<T, R>(
         results[current.chunk] = skipped(current, stop.error);
         continue;
       }
-      try {
-        results[current.chunk] = await work(current);
-      } catch (error) {
-        stop ??= { error };
-        results[current.chunk] = failed(current, error);
-      }
+      const { value, error } = await work(current);
+      results[current.chunk] = value;
+      if (error !== undefined) stop ??= { error };
     }
   };
   const lanes = Math.max(1, Math.min(concurrency, chunks.length));

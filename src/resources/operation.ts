@@ -91,21 +91,16 @@ export async function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrit
     }
   };
 
-  let stop: { error: unknown } | undefined;
   const run = await runChunks(
     calls,
     core.concurrency,
     async (c) => {
-      const call = c as ChunkCall<T>;
-      if (stop) return [skip(call, stop.error)];
-      const { results, error } = await settle(call);
-      if (error !== undefined) stop ??= { error };
-      return results;
+      const { results, error } = await settle(c as ChunkCall<T>);
+      return { value: results, error };
     },
-    (c, error) => [fail(c as ChunkCall<T>, error)],
     (c, error) => [skip(c as ChunkCall<T>, error)],
   );
-  return { results: run.results.flat(), error: stop?.error ?? run.error };
+  return { results: run.results.flat(), error: run.error };
 }
 
 /**

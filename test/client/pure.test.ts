@@ -33,7 +33,7 @@ describe('chunk maps', () => {
     expect(results[1].status === 'unknown' && results[1].error.outcomeUnknown && results[1].call.idempotencyKey).toBe('k:chunk-1');
   });
 
-  test('a failing chunk stops the run: later chunks are skipped, earlier results kept', async () => {
+  test('a chunk whose work reports an error stops the run: later chunks are skipped, earlier results kept', async () => {
     const chunks = chunk([0, 1, 2, 3, 4, 5], 2);
     const started: number[] = [];
     const { results, error } = await runChunks(
@@ -41,10 +41,8 @@ describe('chunk maps', () => {
       1,
       async (c) => {
         started.push(c.chunk);
-        if (c.chunk === 1) throw new Error('boom');
-        return `sent ${c.chunk}`;
+        return c.chunk === 1 ? { value: `failed ${c.chunk}`, error: new Error('boom') } : { value: `sent ${c.chunk}` };
       },
-      (c) => `failed ${c.chunk}`,
       (c) => `skipped ${c.chunk}`,
     );
     expect(started).toEqual([0, 1]);
@@ -60,7 +58,8 @@ describe('chunk maps', () => {
       most = Math.max(most, inFlight);
       await new Promise((r) => setImmediate(r));
       inFlight -= 1;
-    }, () => undefined, () => undefined);
+      return { value: undefined };
+    }, () => undefined);
     expect(most).toBe(3);
   });
 });
