@@ -20,23 +20,22 @@ function runIndexOf(ctx: IExecuteFunctions): number {
 }
 
 /**
- * @param userKey the "Idempotency Key" field: when set, it is the base key (chunks get `:chunk-N`).
- * @param payloadContext what belongs to every chunk's payload besides its items (e.g. the message of
- *   a multi-recipient send).
+ * The key deriver of one node run: lineage, node id and run index are read once (on the first
+ * derived key), not per item.
+ * - `userKey`: the "Idempotency Key" field; when set, it is the base key (chunks get `:chunk-N`).
+ * - `payloadContext`: what belongs to every chunk's payload besides its items (e.g. the message of a
+ *   multi-recipient send).
  */
-export function idempotencyKeyFor(
-	ctx: IExecuteFunctions,
-	operation: string,
-	userKey: string,
-	itemIndex?: number,
-	payloadContext?: unknown,
-): KeyOption {
-	const given = userKey.trim();
-	if (given) return given;
-	const lineage = executionLineage(ctx);
-	// Without an execution id there is nothing stable to derive from: a random key per write.
-	if (!lineage) return undefined;
-	const nodeId = ctx.getNode().id ?? ctx.getNode().name;
-	const runIndex = runIndexOf(ctx);
-	return n8nChunkKeys({ lineageId: lineage, nodeId, runIndex, operation, itemIndex, context: payloadContext });
+export function idempotencyKeys(ctx: IExecuteFunctions): (operation: string, userKey: string, itemIndex?: number, payloadContext?: unknown) => KeyOption {
+	let base: { lineageId: string; nodeId: string; runIndex: number } | null | undefined;
+	return (operation, userKey, itemIndex, payloadContext) => {
+		const given = userKey.trim();
+		if (given) return given;
+		if (base === undefined) {
+			const lineage = executionLineage(ctx);
+			// Without an execution id there is nothing stable to derive from: a random key per write.
+			base = lineage ? { lineageId: lineage, nodeId: ctx.getNode().id ?? ctx.getNode().name, runIndex: runIndexOf(ctx) } : null;
+		}
+		return base ? n8nChunkKeys({ ...base, operation, itemIndex, context: payloadContext }) : undefined;
+	};
 }

@@ -30,18 +30,8 @@ function record(custom: IWorkflowExecutionCustomData | undefined, lineage: strin
 	return custom.get(LINEAGE_KEY) === lineage;
 }
 
-/** Per node run (one context object): found, recorded and warned about once, not once per item. */
-const known = new WeakMap<IExecuteFunctions, string | undefined>();
-
-/** The lineage id of this execution, or undefined when n8n gives no execution id. */
+/** The lineage id of this execution, or undefined when n8n gives no execution id. Read once per node run (idempotency.ts). */
 export function executionLineage(ctx: IExecuteFunctions): string | undefined {
-	if (known.has(ctx)) return known.get(ctx);
-	const lineage = findLineage(ctx);
-	known.set(ctx, lineage);
-	return lineage;
-}
-
-function findLineage(ctx: IExecuteFunctions): string | undefined {
 	const executionId = ctx.getExecutionId();
 	if (!executionId) return undefined;
 	const custom = customDataOf(ctx);

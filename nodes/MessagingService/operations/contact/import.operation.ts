@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { describeImportResults, importResults, rowErrorAsApiError, waitEndedError } from '../../../../src/index.ts';
 import type { ContactInput, ImportOutcome, ImportWaitOutcome, MessagingClient } from '../../../../src/index.ts';
 import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
-import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
+import { idempotencyKeys } from '../../helpers/idempotency.ts';
 import { cancelSignal } from '../../helpers/items.ts';
 import { contactOf, failedRowsOption, reportFailedRows } from './import-rows.ts';
 import type { RefusedRow } from './import-rows.ts';
@@ -102,7 +102,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 	const wait = this.getNodeParameter('waitForCompletion', 0, true) as boolean;
 	const request = {
-		idempotencyKey: idempotencyKeyFor(this, 'contact.import', userIdempotencyKey(this, 0)),
+		idempotencyKey: idempotencyKeys(this)('contact.import', userIdempotencyKey(this, 0)),
 		signal: cancelSignal(this),
 	};
 	let outcome: ImportOutcome | ImportWaitOutcome;

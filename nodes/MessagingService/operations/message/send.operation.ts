@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { describeOutcome, replayedCount } from '../../../../src/index.ts';
 import type { MessagingClient } from '../../../../src/index.ts';
 import { nodeError, NodeSideError } from '../../helpers/errors.ts';
-import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
+import { idempotencyKeys } from '../../helpers/idempotency.ts';
 import { chunkLogger, thrownErrorItem, unknownHint, unsentResultItem, type UnsentResult } from '../../helpers/results.ts';
 import { cancelSignal, requiredString } from '../../helpers/items.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
@@ -20,6 +20,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], client: MessagingClient): Promise<INodeExecutionData[]> {
 	const output: INodeExecutionData[] = [];
 	const signal = cancelSignal(this);
+	const keyFor = idempotencyKeys(this);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const channel = requiredString(this, 'channel', itemIndex);
@@ -29,7 +30,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			if (to.length === 0) throw new NodeSideError('invalid_input', 'No recipient given.', 'Fill in "To" with at least one recipient.', 'to');
 			const content: { channel: string; subject?: string; body: string } = subject ? { channel, subject, body } : { channel, body };
 			const outcome = await client.messages.send({ ...content, to }, {
-				idempotencyKey: idempotencyKeyFor(this, 'message.send', userIdempotencyKey(this, itemIndex), itemIndex, content),
+				idempotencyKey: keyFor('message.send', userIdempotencyKey(this, itemIndex), itemIndex, content),
 				signal,
 				onChunk: chunkLogger(this, 'recipients'),
 			});

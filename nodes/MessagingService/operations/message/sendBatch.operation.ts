@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { describeOutcome, replayedCount } from '../../../../src/index.ts';
 import type { MessageElement, MessagingClient } from '../../../../src/index.ts';
 import { nodeError } from '../../helpers/errors.ts';
-import { idempotencyKeyFor } from '../../helpers/idempotency.ts';
+import { idempotencyKeys } from '../../helpers/idempotency.ts';
 import { chunkLogger, thrownErrorItem, unknownHint, unsentResultItem, type UnsentResult } from '../../helpers/results.ts';
 import { cancelSignal, requiredString } from '../../helpers/items.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
@@ -56,7 +56,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 	if (elements.length > 0) {
 		const outcome = await client.messages.sendBatch(elements, {
-			idempotencyKey: idempotencyKeyFor(this, 'message.sendBatch', userIdempotencyKey(this, 0)),
+			idempotencyKey: idempotencyKeys(this)('message.sendBatch', userIdempotencyKey(this, 0)),
 			signal: cancelSignal(this),
 			onChunk: chunkLogger(this, 'messages'),
 		});
