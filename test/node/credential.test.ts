@@ -32,12 +32,12 @@ describe('the credential test (n8n-core RoutingNode, real HTTP to the sandbox) n
 	});
 
 	test.each([
-		['revoked', 'sk_test_demo_revoked', 'api_key_revoked', /revoked.*Issue a new key/],
-		['expired', 'sk_test_demo_expired', 'api_key_expired', /expired.*Issue a new key/],
-		['plan expired', 'sk_test_demo_plan_expired', 'subscription_expired', /no running plan.*Renew/],
-		['suspended', 'sk_test_demo_suspended', 'account_suspended', /suspended.*A new key does not help/],
-		['trashed', 'sk_test_demo_trashed', 'account_suspended', /suspended.*A new key does not help/],
-		['unknown', 'sk_test_no_such_key', 'invalid_api_key', /knows no such key/],
+		['revoked', 'sk_test_demo_revoked', 'api_key_revoked', /revoked.*issue a new key/],
+		['expired', 'sk_test_demo_expired', 'api_key_expired', /expired.*issue a new key/],
+		['plan expired', 'sk_test_demo_plan_expired', 'subscription_expired', /no running plan.*renew/],
+		['suspended', 'sk_test_demo_suspended', 'account_suspended', /suspended.*a new key does not help/],
+		['trashed', 'sk_test_demo_trashed', 'account_suspended', /suspended.*a new key does not help/],
+		['unknown', 'sk_test_no_such_key', 'invalid_api_key', /matches no issued key/],
 	])('a %s key shows the service\'s code and its remedy', async (_label, apiKey, code, remedy) => {
 		const result = await testCredential({ apiKey, baseUrl: sandbox.url });
 		expect(result.status).toBe('Error');

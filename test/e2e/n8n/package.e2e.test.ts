@@ -23,10 +23,10 @@ const MINUTES = 60_000;
 const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
 
 const BAD_KEYS: [label: string, id: string, apiKey: string, expected: RegExp][] = [
-	['revoked', 'msgKeyRevoked', 'sk_test_demo_revoked', /^api_key_revoked: .*Issue a new key/],
-	['expired', 'msgKeyExpired', 'sk_test_demo_expired', /^api_key_expired: .*Issue a new key/],
-	['plan expired', 'msgKeyPlanExpired', 'sk_test_demo_plan_expired', /^subscription_expired: .*Renew the plan/],
-	['suspended', 'msgKeySuspended', 'sk_test_demo_suspended', /^account_suspended: .*A new key does not help/],
+	['revoked', 'msgKeyRevoked', 'sk_test_demo_revoked', /^api_key_revoked: .*issue a new key/],
+	['expired', 'msgKeyExpired', 'sk_test_demo_expired', /^api_key_expired: .*issue a new key/],
+	['plan expired', 'msgKeyPlanExpired', 'sk_test_demo_plan_expired', /^subscription_expired: .*renew it/],
+	['suspended', 'msgKeySuspended', 'sk_test_demo_suspended', /^account_suspended: .*a new key does not help/],
 ];
 
 function credential(id: string, apiKey: string, baseUrl: string): N8nCredential {
