@@ -61,8 +61,10 @@ export async function run(deps: RunDependencies): Promise<void> {
   const log = new Log(core);
   let report = newReport(core.getInput('mode').trim() || 'send', false);
   const stats = { retries: 0, waits: 0, waitedMs: 0 };
+  let failOnError = true; // until the inputs are read; a step that can't read them fails anyway
   try {
     const settings = readInputs(core, env, apiKey);
+    failOnError = settings.failOnError;
     report = newReport(settings.mode, settings.dryRun);
     let client: MessagingClient | undefined;
     const ctx: ModeContext = {
@@ -90,7 +92,6 @@ export async function run(deps: RunDependencies): Promise<void> {
   // Outputs and summary before the step's fate, so continue-on-error users can branch on them.
   writeOutputs(core, report, writeResultsFile(report, env));
   await writeSummary(core, report);
-  const failOnError = !['false', 'False', 'FALSE'].includes(core.getInput('fail-on-error'));
   if (report.fatal) core.setFailed(report.fatal);
   else if (report.failures.length) {
     const message = report.counts.unknown ? `${report.counts.unknown} unknown: re-run this job to send them again under the same keys (each result in results-file names its key; the first is ${report.idempotencyKey}). ${report.failures.join(' ')}` : report.failures.join(' ');

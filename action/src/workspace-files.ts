@@ -45,10 +45,13 @@ export function decodeText(bytes: Uint8Array, shownPath: string): string {
 }
 
 export class EncodingError extends Error {
+  /** The file as shown to the user (relative to the workspace). */
+  readonly path: string;
   readonly line: number;
   constructor(path: string, line: number) {
     super(`${path}:${line}: is not UTF-8 (first bad byte on line ${line}); save the file as UTF-8 (or UTF-16 with a BOM), e.g. \`iconv -f latin1 -t utf-8\``);
     this.name = 'EncodingError';
+    this.path = path;
     this.line = line;
   }
 }

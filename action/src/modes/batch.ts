@@ -9,7 +9,7 @@ import { maskRecipient } from '../mask.ts';
 import { render, TemplateError } from '../template.ts';
 import { takesSubject } from './channels.ts';
 import { applyMessageOutcome } from './message-results.ts';
-import { bodyTemplate, readRecords, text, writeKeys } from './shared.ts';
+import { bodyTemplate, readRecords, rowLevel, text, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 
 const MESSAGE_FIELDS = new Set(['channel', 'to', 'subject', 'body']);
@@ -67,6 +67,6 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
   const outcome = await ctx.client().messages.sendBatch(messages, { idempotencyKey: keys, onChunk: ctx.onChunk('messages') });
   applyMessageOutcome(ctx, outcome, (i) => ({ line: line(i), recipient: maskRecipient(messages[i].to) }));
   for (const r of outcome.results) {
-    if (r.status === 'failed' && !r.wholeCall) log.annotate(s.failOnError ? 'error' : 'warning', `Message refused: ${describeError(r.error)}`, { file: file.path, startLine: line(r.index) });
+    if (r.status === 'failed' && !r.wholeCall) log.annotate(rowLevel(ctx), `Message refused: ${describeError(r.error)}`, { file: file.path, startLine: line(r.index) });
   }
 }

@@ -9,9 +9,8 @@ import { ApiError, describeError, isJobFinished, readJobRowError, rowErrorAsApiE
 import type { Job } from '../../../src/index.ts';
 import type { DataRecord } from '../data-files.ts';
 import { InputError } from '../inputs.ts';
-import { errorFields, readRecords } from './shared.ts';
+import { errorFields, progressLogger, readRecords, rowLevel } from './shared.ts';
 import type { ModeContext } from './shared.ts';
-import { progressLogger } from './sync-contacts.ts';
 
 function jobIds(raw: string): string[] {
   let ids: unknown = undefined;
@@ -70,7 +69,7 @@ export async function jobMode(ctx: ModeContext): Promise<void> {
       report.rows.push({ index: (offset ?? 0) + (index ?? k), line: record?.line, status: 'failed', error });
       const where = record && loaded ? { file: loaded.file.path, startLine: record.line } : {};
       const row = record ? '' : index !== undefined ? ` row ${index + 1} of the job` : '';
-      log.annotate(s.failOnError ? 'error' : 'warning', `Contact not imported (job ${job.id}${row}): ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, where);
+      log.annotate(rowLevel(ctx), `Contact not imported (job ${job.id}${row}): ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, where);
     }
     if (job.failed) report.failures.push(`${job.failed} contact row(s) of ${job.id} failed.`);
     if (ended) report.failures.push(ctx.log.mask(ended.message));

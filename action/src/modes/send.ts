@@ -5,7 +5,7 @@ import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
 import { takesSubject } from './channels.ts';
 import { applyMessageOutcome } from './message-results.ts';
-import { bodyTemplate, PREVIEW_CHARS, readRecords, renderInput, text, writeKeys } from './shared.ts';
+import { bodyTemplate, PREVIEW_CHARS, readRecords, renderInput, rowLevel, text, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 
 /** Recipients of `to-file` with the line each was read from, so a refused one is annotated there. */
@@ -56,6 +56,6 @@ export async function sendMode(ctx: ModeContext): Promise<void> {
   for (const r of outcome.results) {
     if (r.status !== 'failed' || r.wholeCall) continue;
     const line = lineOf.get(to[r.index]);
-    log.annotate(s.failOnError ? 'error' : 'warning', `Recipient refused: ${describeError(r.error)}`, line ? { file: fromFile!.file, startLine: line } : {});
+    log.annotate(rowLevel(ctx), `Recipient refused: ${describeError(r.error)}`, line ? { file: fromFile!.file, startLine: line } : {});
   }
 }

@@ -1,9 +1,9 @@
 /**
  * What every mode shares: its context, reading a data file into records (annotating where it is bad),
- * rendering input templates, and translating the shared client's outcomes into report rows.
+ * rendering input templates, keys, and how a refused row and a job's progress are shown.
  */
-import { actionChunkKeys, ApiError, chunkIdempotencyKey, describeError } from '../../../src/index.ts';
-import type { ChunkEvent, ChunkKeyFunction, MessagingClient } from '../../../src/index.ts';
+import { actionChunkKeys, ApiError, chunkIdempotencyKey, describeError, isJobFinished } from '../../../src/index.ts';
+import type { ChunkEvent, ChunkKeyFunction, Job, MessagingClient } from '../../../src/index.ts';
 import type { RunInfo } from '../context.ts';
 import { DataFileError, detectFormat, parseRecords } from '../data-files.ts';
 import type { DataRecord } from '../data-files.ts';
@@ -28,14 +28,23 @@ export interface ModeContext {
   onChunk(what: string): (event: ChunkEvent) => void;
 }
 
+/** The level of a refused row's annotation: it fails the step only when fail-on-error is on. */
+export function rowLevel(ctx: ModeContext): 'error' | 'warning' {
+  return ctx.settings.failOnError ? 'error' : 'warning';
+}
+
+/** One line per poll of an import job. */
+export function progressLogger(ctx: ModeContext) {
+  return (job: Job): void => ctx.log.info(`Job ${job.id}: ${job.processed}/${job.total} processed, ${job.failed} failed${isJobFinished(job) ? ' — finished' : ''}.`);
+}
+
 /** Reads a workspace file for `input`; an encoding problem is annotated at its line. */
 export function readFile(ctx: ModeContext, input: string, path: string): WorkspaceFile {
   try {
     return readWorkspaceFile(ctx.workspace, input, path);
   } catch (error) {
     if (!(error instanceof EncodingError)) throw error;
-    const shown = error.message.slice(0, error.message.indexOf(':'));
-    ctx.log.annotate('error', error.message, { title: `Cannot read ${input}`, file: shown, startLine: error.line });
+    ctx.log.annotate('error', error.message, { title: `Cannot read ${input}`, file: error.path, startLine: error.line });
     throw new InputError(input, error.message);
   }
 }

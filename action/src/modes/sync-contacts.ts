@@ -5,8 +5,8 @@
  * content: a re-run of the same run replays, a new run always applies the file (A → B → A ends with A),
  * and matrix legs with different files never share a key.
  */
-import { describeImportResults, importResults, isJobFinished, MAX_IMPORT_CONTACTS } from '../../../src/index.ts';
-import type { ContactInput, ImportWaitOutcome, Job } from '../../../src/index.ts';
+import { describeImportResults, importResults, MAX_IMPORT_CONTACTS } from '../../../src/index.ts';
+import type { ContactInput, ImportWaitOutcome } from '../../../src/index.ts';
 import { attributeTypes, convertAttributes } from '../attributes.ts';
 import type { AttributeTypes } from '../attributes.ts';
 import { DataFileError, detectFormat, parseRecords } from '../data-files.ts';
@@ -15,7 +15,7 @@ import { diffRows, previousVersion } from '../incremental.ts';
 import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
 import { decodeText, EncodingError } from '../workspace-files.ts';
-import { callFailure, errorFields, readRecords, writeKeys } from './shared.ts';
+import { callFailure, errorFields, progressLogger, readRecords, rowLevel, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 
 export function recipientOf(c: Record<string, unknown>): string | undefined {
@@ -23,10 +23,6 @@ export function recipientOf(c: Record<string, unknown>): string | undefined {
 }
 
 const identity = (r: DataRecord): string => String(recipientOf(r.value) ?? JSON.stringify(r.value)).toLowerCase();
-
-export function progressLogger(ctx: ModeContext) {
-  return (job: Job): void => ctx.log.info(`Job ${job.id}: ${job.processed}/${job.total} processed, ${job.failed} failed${isJobFinished(job) ? ' — finished' : ''}.`);
-}
 
 function lineRange(records: DataRecord[], picked: number[], offset: number, count: number): string | undefined {
   const first = records[picked[offset]]?.line;
@@ -81,7 +77,7 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
       continue;
     }
     report.rows.push({ index: i, line: records[i].line, recipient: maskRecipient(recipientOf(records[i].value) ?? ''), status: 'failed', error: { code: 'invalid_value', message: log.mask(converted.error), param: converted.param } });
-    log.annotate(s.failOnError ? 'error' : 'warning', `Contact not sent: ${converted.error}`, { file: file.path, startLine: records[i].line });
+    log.annotate(rowLevel(ctx), `Contact not sent: ${converted.error}`, { file: file.path, startLine: records[i].line });
   }
   const chunks = Math.ceil(contacts.length / MAX_IMPORT_CONTACTS);
   const { keys, first } = writeKeys(ctx, { file: file.path }, contacts, MAX_IMPORT_CONTACTS);
@@ -122,10 +118,10 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
     const error = r.error ? errorFields(ctx, r.error) : undefined;
     report.rows.push({ index: i, line: records[i].line, recipient: maskRecipient(recipientOf(records[i].value) ?? ''), status: r.status, key: r.idempotencyKey, ...(error ? { error } : {}) });
     if (r.status === 'failed' && error && r.jobId) {
-      log.annotate(s.failOnError ? 'error' : 'warning', `Contact not imported: ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, { file: file.path, startLine: records[i].line });
+      log.annotate(rowLevel(ctx), `Contact not imported: ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, { file: file.path, startLine: records[i].line });
     }
   }
-  for (const re of results.unplacedRowErrors) log.annotate(s.failOnError ? 'error' : 'warning', `Contact row failed in job ${re.jobId} (it names no row of its job): ${re.code ?? 'row_error'}: ${re.message ?? ''}`);
+  for (const re of results.unplacedRowErrors) log.annotate(rowLevel(ctx), `Contact row failed in job ${re.jobId} (it names no row of its job): ${re.code ?? 'row_error'}: ${re.message ?? ''}`);
   report.counts.failed += results.unplacedRowErrors.length;
   report.notes.push(`Contacts: ${log.mask(describeImportResults(results))}.`);
   report.jobStatus = outcome.error ? 'failed' : !s.wait ? 'queued' : results.unfinishedJobIds.length ? 'unfinished' : 'completed';
