@@ -89,7 +89,6 @@ export function apiHandler(state: State, faults: Faults): (r: ApiRequest) => Pro
     };
     state.requests++;
     state.version++;
-    state.observe(now);
 
     // CORS preflight: no auth, no counting.
     if (method === 'OPTIONS') return sendJson(res, requestId, 204, null, PREFLIGHT);
@@ -153,7 +152,7 @@ export function apiHandler(state: State, faults: Faults): (r: ApiRequest) => Pro
       return sleep(ms);
     };
     if (fault?.kind === 'rate_limit_429') {
-      const retry = fault.retry_after ?? state.rates.secondsToReset(now);
+      const retry = fault.retry_after ?? rate!.retryAfter;
       return reply(fail(429, err(T.rate, 'rate_limit_exceeded', 'Rate limit reached (injected fault); the request was not processed.')), { ...rl, 'X-RateLimit-Remaining': '0', 'Retry-After': String(retry) });
     }
 

@@ -47,10 +47,4 @@ export class RateLimiter {
     const current = Math.floor(now / 1000 / w);
     return [...this.slots].map(([key, s]) => ({ key, used: s.window === current ? s.count : 0, reset: (current + 1) * w }));
   }
-
-  /** Seconds to the end of the current window (for a forced 429 without retry_after). */
-  secondsToReset(now: number): number {
-    const w = this.windowSeconds();
-    return Math.max(1, Math.ceil((Math.floor(now / 1000 / w) + 1) * w - now / 1000));
-  }
 }
