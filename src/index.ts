@@ -32,3 +32,4 @@ export { waitEndedError } from './wait-ending.ts';
 export { describeClientEvent, describeChunkEvent, formatSeconds } from './log-lines.ts';
 export { resendsForUnknown } from './resend.ts';
 export type { Resend } from './resend.ts';
+export { isPrototypeName } from './prototype-names.ts';

@@ -4,6 +4,7 @@
  * contact attributes are converted later, by the types the service reports (attributes.ts).
  */
 import type { Node as YamlNode } from 'yaml';
+import { isPrototypeName } from '../../src/index.ts';
 import { jsonElementOffsets } from './json-offsets.ts';
 
 // csv-parse and yaml are loaded on first use (ncc puts them in chunks of their own): a send with
@@ -42,14 +43,11 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-/** Names that would reach an object's prototype when assigned: refused, never sent or silently lost. */
-const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
-
 /** Field names that differ only in case (`Email`, `email`) or repeat: refused by name, never dropped. */
 function checkFieldNames(names: readonly string[], line: number | undefined, where: string): void {
   const seen = new Map<string, string>();
   for (const name of names) {
-    if (PROTOTYPE_NAMES.has(name.trim())) throw new DataFileError(`${where} "${name.trim()}" is not allowed (a prototype name)`, line);
+    if (isPrototypeName(name.trim())) throw new DataFileError(`${where} "${name.trim()}" is not allowed (a prototype name)`, line);
     const folded = name.trim().toLowerCase();
     const earlier = seen.get(folded);
     if (earlier !== undefined) {

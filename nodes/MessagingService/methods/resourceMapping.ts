@@ -7,6 +7,7 @@ import type { FieldType, ILoadOptionsFunctions, ResourceMapperField, ResourceMap
 import { nodeError } from '../helpers/errors.ts';
 import { maxWaitMs } from '../helpers/options.ts';
 import { createClient } from '../transport/index.ts';
+import { isPrototypeName } from '../../../src/index.ts';
 
 export const CONTACT_FIELDS: readonly ResourceMapperField[] = [
 	{ id: 'first_name', displayName: 'First Name', type: 'string', required: false, defaultMatch: false, canBeUsedToMatch: false, display: true },
@@ -22,7 +23,7 @@ export function isMappableKey(key: unknown): key is string {
 	return (
 		typeof key === 'string' &&
 		/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/.test(key) &&
-		!['__proto__', 'constructor', 'prototype'].includes(key) &&
+		!isPrototypeName(key) &&
 		!CONTACT_FIELDS.some((field) => field.id === key)
 	);
 }
