@@ -125,11 +125,15 @@ const REMEDIES: Record<string, string> = {
   aborted: 'The operation was cancelled.',
 };
 
-/** The remedy of a code; a remedy that points at `param` has a variant for errors that name none. */
+/**
+ * The remedy of a code. One that points at the field names it (`email`) when the error names one, and
+ * has a variant for errors that name none.
+ */
 export function remedyFor(code: string, param?: string): string {
   const unnamed = `${code}_unnamed`;
   if (!param && Object.hasOwn(REMEDIES, unnamed)) return REMEDIES[unnamed];
-  return Object.hasOwn(REMEDIES, code) ? REMEDIES[code] : 'See the error reference for this code.';
+  const remedy = Object.hasOwn(REMEDIES, code) ? REMEDIES[code] : 'See the error reference for this code.';
+  return param ? remedy.replace(/named in `param`/g, `\`${param}\``) : remedy;
 }
 
 /** The remedy of a write whose outcome is unknown, whatever the code that ended it. */

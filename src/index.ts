@@ -24,8 +24,6 @@ export type { ChunkKeyFunction, N8nKeyParts, ActionKeyParts } from './adapter-ke
 export { splitRecipients } from './recipients.ts';
 export { describeOutcome, describeResult, replayedCount, RESEND_HINT } from './outcome-wording.ts';
 export type { OutcomeCounts } from './outcome-wording.ts';
-export { resultRecord, errorRecord } from './result-record.ts';
-export type { ResultRecord, ErrorRecord } from './result-record.ts';
 export { importResults, describeImportResults, rowErrorAsApiError } from './import-results.ts';
 export type { ContactStatus, ContactResult, ImportResults } from './import-results.ts';
 export { waitEndedError } from './wait-ending.ts';

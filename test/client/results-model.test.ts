@@ -7,7 +7,6 @@ import { attemptMayHaveCommitted, isProgrammingError, neverConnected } from '../
 import { describeOutcome, describeResult } from '../../src/outcome-wording.ts';
 import { splitRecipients } from '../../src/recipients.ts';
 import { resendsForUnknown } from '../../src/resend.ts';
-import { resultRecord } from '../../src/result-record.ts';
 import type { CallInfo, ImportChunk, ImportWaitOutcome, ItemResult, Job } from '../../src/types.ts';
 import { waitEndedError } from '../../src/wait-ending.ts';
 
@@ -58,6 +57,11 @@ describe('unknown versus failed', () => {
     expect(err(500, 'internal_error', { outcomeUnknown: true }).remedy).toMatch(/same idempotency key.*never twice/);
     expect(err(402, 'insufficient_credits').remedy).toMatch(/top up/);
   });
+
+  test('a remedy that points at a field names it, for both adapters alike', () => {
+    expect(err(422, 'validation_failed', { param: 'messages[3].to' }).remedy).toBe('Fix the field `messages[3].to`.');
+    expect(err(422, 'validation_failed').remedy).toBe('Fix the input the message names.');
+  });
 });
 
 const call = (chunk: number, key = `k:chunk-${chunk}`, replayed = false): CallInfo => ({ chunk, idempotencyKey: key, replayed });
@@ -79,13 +83,6 @@ describe('wording', () => {
     expect(describeResult(named)).toMatch(/\(field: to\)/);
     const skipped: ItemResult = { index: 9, status: 'not_attempted', error: err(402, 'insufficient_credits', { message: 'Not attempted: an earlier call failed' }), call: call(3) };
     expect(describeResult(skipped)).toMatch(/Nothing was sent for it\. .*top up.* Its key would have been k:chunk-3$/);
-  });
-
-  test('resultRecord: plain fields with the key, the status and the error’s remedy', () => {
-    const r = resultRecord({ index: 2, status: 'unknown', error: err(500, 'internal_error', { outcomeUnknown: true, requestId: 'req_1' }), call: call(0, 'abc') });
-    expect(r).toMatchObject({ index: 2, status: 'unknown', idempotencyKey: 'abc', chunk: 0, replayed: false, error: { code: 'internal_error', status: 500, outcomeUnknown: true, requestId: 'req_1' } });
-    expect(r.error).not.toHaveProperty('param');
-    expect(resultRecord({ index: 0, status: 'sent', id: 'msg_1', row: {}, call: call(0, 'abc', true) })).toMatchObject({ status: 'sent', id: 'msg_1', replayed: true });
   });
 
   test('client and chunk events as log lines', () => {

@@ -17,7 +17,7 @@ export function errorDetails(error: ApiError, extra?: IDataObject): IDataObject 
 		doc_url: error.docUrl,
 		status: error.status,
 		requestId: error.requestId,
-		remedy: remedyOf(error),
+		remedy: error.remedy,
 		...extra,
 	};
 	for (const key of Object.keys(details)) if (details[key] === undefined) delete details[key];
@@ -46,17 +46,12 @@ export function errorTitle(error: ApiError): string {
 	return `${(space > TITLE_MAX_LENGTH / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.(-]+$/, '')}…`;
 }
 
-/** The layer's remedy, with "the field named in `param`" made concrete (the layer words it without when there is none). */
-export function remedyOf(error: ApiError): string {
-	return error.param ? error.remedy.replace(/named in `param`/g, `\`${error.param}\``) : error.remedy;
-}
-
 /**
  * What to do, then what the title had no room for: the rest of the message, the idempotency key that
  * settles an unknown outcome, field, request, doc, item.
  */
 export function errorDescription(error: ApiError, whereText?: string, idempotencyKey?: unknown): string {
-	const remedy = remedyOf(error);
+	const remedy = error.remedy;
 	const parts: string[] = [];
 	if (errorTitle(error).endsWith('…')) parts.push(`${serviceWords(error)}.`);
 	parts.push(remedy);

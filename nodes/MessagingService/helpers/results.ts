@@ -4,7 +4,7 @@
  * apart and naming the idempotency key that settles it; chunk progress becomes a log line.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { describeChunkEvent, resultRecord } from '../../../src/index.ts';
+import { describeChunkEvent } from '../../../src/index.ts';
 import type { ChunkEvent, ItemResult } from '../../../src/index.ts';
 import { asApiError, errorItem } from './errors.ts';
 
@@ -16,9 +16,8 @@ export type UnsentResult = Exclude<ItemResult, { status: 'sent' }>;
  * (it replays or completes, never twice) — in n8n, a Retry of the failed execution does exactly that.
  */
 export function unsentResultItem(result: UnsentResult, itemIndex: number, extra?: IDataObject, context?: string): INodeExecutionData {
-	const record = resultRecord(result);
-	const fields: IDataObject = { outcome: record.status, idempotencyKey: record.idempotencyKey, chunk: record.chunk, ...extra };
-	if (record.wholeCall) fields.wholeCall = true;
+	const fields: IDataObject = { outcome: result.status, idempotencyKey: result.call.idempotencyKey, chunk: result.call.chunk, ...extra };
+	if (result.status === 'failed' && result.wholeCall) fields.wholeCall = true;
 	return errorItem(result.error, itemIndex, fields, context);
 }
 
