@@ -7,10 +7,11 @@
  * --inbox-only (just the inbox comparison).
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, commandPath } from '../test/support/system.ts';
 import { Pool } from 'undici';
 import { start } from '../sandbox/server.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
@@ -108,8 +109,7 @@ async function run(origin: string, s: Scenario, serverPid?: number): Promise<Mea
   return { rps, cpuMs: cpu0 !== null && cpu1 !== null ? ((cpu1 - cpu0) / s.requests) * 1000 : null };
 }
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM = process.env.CHROMIUM_PATH || commandPath('chromium');
 
 function procCmdline(pid: string): string {
   try {
@@ -122,7 +122,7 @@ function procCmdline(pid: string): string {
 /** Runs `fn` while the inbox is open and live in headless Chromium (fresh profile). */
 async function withInboxOpen<T>(origin: string, fn: () => Promise<T>): Promise<T> {
   const profile = mkdtempSync(join(tmpdir(), 'bench-inbox-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1440, height: 1100 } });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM!, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1440, height: 1100 } });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${origin}/`);
@@ -169,7 +169,7 @@ async function main(): Promise<void> {
   const n = (x: number): number => Math.max(20, Math.round(x * SCALE));
   if (!args.has('--inbox-only')) await scenarios(origin, batch500, n, pid);
   const batches: Scenario = { name: '', method: 'POST', path: '/v1/messages/batch', body: () => batch500, requests: n(600), connections: 4, expectStatus: 200, elements: 500 };
-  if (!existsSync(CHROMIUM)) console.log(`inbox open vs closed: skipped (no Chromium at ${CHROMIUM})`);
+  if (!CHROMIUM) console.log('inbox open vs closed: skipped (no chromium on PATH)');
   else {
     // Interleaved rounds (closed, open, closed, open, closed), so drifting machine load hits both alike.
     const closed: Measured[] = [];

@@ -1,4 +1,4 @@
-/** action.yml against SchemaStore's github-action schema, and inputs declared ⇔ inputs read. */
+/** action.yml against SchemaStore's github-action schema (vendored in ./schema), and inputs declared ⇔ inputs read. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
@@ -9,7 +9,7 @@ import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
 import { run } from '../../action/src/main.ts';
 import { actionYml, context, fakeCore, ROOT, workspace } from './helpers.ts';
 
-const SCHEMA = join(ROOT, '..', 'shared', 'schemas', 'github-action.json');
+const SCHEMA = join(__dirname, 'schema', 'github-action.json');
 
 function inputNamesInCode(): Set<string> {
   const names = new Set<string>();
@@ -21,13 +21,25 @@ function inputNamesInCode(): Set<string> {
   return names;
 }
 
-test('action.yml is valid against the github-action schema', () => {
+function schemaValidator() {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
-  const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object);
+  return ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object);
+}
+
+test('action.yml is valid against the github-action schema', () => {
+  const validate = schemaValidator();
   const ok = validate(actionYml());
   expect(validate.errors ?? []).toEqual([]);
   expect(ok).toBe(true);
+});
+
+test('the schema refuses a broken action.yml (an unknown runtime, a misspelt key, an input without a description)', () => {
+  const validate = schemaValidator();
+  const yml = actionYml() as Record<string, any>;
+  expect(validate({ ...yml, runs: { ...yml.runs, using: 'node99' } })).toBe(false);
+  expect(validate({ ...yml, runz: yml.runs })).toBe(false);
+  expect(validate({ ...yml, inputs: { ...yml.inputs, extra: { required: false } } })).toBe(false);
 });
 
 test('runs on node24 from dist/index.js; inputs are kebab-case; booleans have defaults; outputs documented', () => {

@@ -1,5 +1,5 @@
 /**
- * The inbox in a real headless Chromium (Debian's /usr/bin/chromium through playwright-core): a batch sent
+ * The inbox in a real headless Chromium (Debian's chromium, found on PATH, through playwright-core): a batch sent
  * through the client appears live, hostile content shows as text and runs nothing, keys are masked.
  * Saves a screenshot to the temp dir on every run; with UPDATE_SCREENSHOTS=1 it also refreshes README's
  * docs/images/inbox.png (so a plain test run never leaves the checkout modified). Missing Chromium fails
@@ -13,9 +13,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { start } from '../../sandbox/server.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 import { sandboxClient } from '../client/sandbox-client.ts';
+import { CHROMIUM_ARGS, chromiumPath } from '../support/system.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const XSS = '<img src=x onerror=alert(1)>';
 const SCREENSHOT = process.env.UPDATE_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'images', 'inbox.png') : join(tmpdir(), `inbox-${process.pid}.png`);
 
@@ -27,10 +26,9 @@ const dialogs: string[] = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: the inbox browser test needs it (apt-get install chromium, or set CHROMIUM_PATH).`);
   sb = await start({ port: 0, config: { job_rows_per_second: 100_000 } });
   profile = mkdtempSync(join(tmpdir(), 'inbox-chromium-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1440, height: 1100 } });
+  context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath('the inbox browser test'), args: CHROMIUM_ARGS, headless: true, viewport: { width: 1440, height: 1100 } });
   page = context.pages()[0] ?? (await context.newPage());
   page.on('dialog', (d) => {
     dialogs.push(d.message());

@@ -24,6 +24,7 @@ import {
   type N8nHome,
   stopwatch,
 } from './n8n-harness.ts';
+import { realN8nSkipped } from '../../support/system.ts';
 
 const PACKAGE = 'n8n-nodes-messaging-e2e-probe';
 const NODE_TYPE = `${PACKAGE}.e2eProbe`;
@@ -31,7 +32,7 @@ const CRED_TYPE = 'e2eProbeApi';
 const API_KEY = 'sk-e2e-probe-123';
 const MINUTES = 60_000;
 
-const skip = process.env.MSGSVC_SKIP_N8N_E2E === '1';
+const skip = realN8nSkipped();
 const describeE2e = skip ? describe.skip : describe;
 
 /** Writes the throwaway community package (CommonJS, as `tsc` would emit it) into dir. */

@@ -30,5 +30,5 @@ export { executeWorkflow, outputItems, parseRunOutput, stopwatch, type ExecuteRe
 export { manualWorkflow, type ChainNode, type N8nWorkflow } from './harness/workflows.ts';
 export { startN8n, type N8nServer, type StartOptions } from './harness/server.ts';
 export { executionItems, N8nRest, N8nRestError, ownerEnv, type ExecutionSummary, type OwnerLogin } from './harness/rest.ts';
-export { ensureRedis, startRedis, type RedisServer } from './harness/redis.ts';
+export { startRedis, type RedisServer } from './harness/redis.ts';
 export { buildAndPackMessagingPackage, MESSAGING_PACKAGE } from './harness/messaging-package.ts';

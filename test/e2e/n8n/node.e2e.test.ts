@@ -28,9 +28,10 @@ import {
 	type N8nWorkflow,
 	stopwatch,
 } from './n8n-harness.ts';
+import { realN8nSkipped } from '../../support/system.ts';
 
 const MINUTES = 60_000;
-const skip = process.env.MSGSVC_SKIP_N8N_E2E === '1';
+const skip = realN8nSkipped();
 const describeE2e = skip ? describe.skip : describe;
 
 describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {

@@ -16,11 +16,12 @@ import { openEditor } from './editor-session.ts';
 import type { EditorSession } from './editor-session.ts';
 import { ensureHost, killAll, repoRoot, run } from './n8n-harness.ts';
 import type { N8nCredential, N8nWorkflow } from './n8n-harness.ts';
+import { realN8nSkipped } from '../../support/system.ts';
 
 const PACKAGE = 'n8n-nodes-messaging-service';
 const NODE_TYPE = `${PACKAGE}.messagingService`;
 const MINUTES = 60_000;
-const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
+const describeE2e = realN8nSkipped() ? describe.skip : describe;
 
 const BAD_KEYS: [label: string, id: string, apiKey: string, expected: RegExp][] = [
 	['revoked', 'msgKeyRevoked', 'sk_test_demo_revoked', /^api_key_revoked: .*issue a new key/],

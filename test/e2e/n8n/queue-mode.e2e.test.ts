@@ -27,6 +27,7 @@ import {
 	type RedisServer,
 } from './n8n-harness.ts';
 import { failAfterFirstChunk, sendBatchWorkflow } from './send-batch-steps.ts';
+import { realN8nSkipped } from '../../support/system.ts';
 
 const MINUTES = 60_000;
 const OWNER = { email: 'owner@example.com', password: 'QueueE2e-pass1' };
@@ -34,7 +35,7 @@ const EXECUTIONS = 4;
 const PER_EXECUTION = 1250;
 /** One sandbox key with a low ceiling, shared by every execution on both workers. */
 const LOW_CEILING_CREDENTIAL = { id: 'msgQueueCred', name: 'Messaging Service (low ceiling)' };
-const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
+const describeE2e = realN8nSkipped() ? describe.skip : describe;
 
 describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one rate-limited key', () => {
 	let sb: Sandbox;

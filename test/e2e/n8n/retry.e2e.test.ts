@@ -33,10 +33,11 @@ import {
 	type N8nWorkflow,
 } from './n8n-harness.ts';
 import { failAfterFirstChunk, sendBatchWorkflow } from './send-batch-steps.ts';
+import { realN8nSkipped } from '../../support/system.ts';
 
 const MINUTES = 60_000;
 const OWNER = { email: 'owner@example.com', password: 'RetryE2e-pass1' };
-const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
+const describeE2e = realN8nSkipped() ? describe.skip : describe;
 
 /** Start → "Recipients" (Code: `count` items) → "Send Batch" (Messaging Service, each item one message). */
 function batchWorkflow(name: string, count: number): Omit<N8nWorkflow, 'id'> {

@@ -1,7 +1,7 @@
 /**
  * `npm run docs:screenshot`: docs/images/n8n-operations.png — the node's operation list in a real n8n
  * 2.41.1 editor. Builds and packs the package, starts n8n with it installed and an owner pre-created
- * (editor-session.ts), signs in with headless chromium (playwright-core, /usr/bin/chromium, a fresh
+ * (editor-session.ts), signs in with headless chromium (playwright-core, chromium from PATH, a fresh
  * profile), opens a new workflow, searches the nodes panel for "sms" (one of the codex aliases) and opens
  * the Messaging Service node's actions. Prints the file and the operations it saw.
  */
@@ -9,11 +9,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath } from '../../support/system.ts';
 import { start } from '../../../sandbox/server.ts';
 import { OWNER, openEditor } from './editor-session.ts';
 import { killAll, repoRoot, run } from './n8n-harness.ts';
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export interface ScreenshotResult {
 	file: string;
@@ -35,7 +35,7 @@ export async function screenshotOperations(outFile = join(repoRoot(), 'docs', 'i
 			packageName: 'n8n-nodes-messaging-service',
 			credentials: [{ id: 'msgSandboxCred', name: 'Messaging Service (sandbox)', type: 'messagingServiceApi', data: { apiKey: 'sk_test_demo_ok', baseUrl: sandbox.url } }],
 		});
-		const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, viewport: { width: 1280, height: 1320 }, headless: true });
+		const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath('the n8n editor screenshot'), args: CHROMIUM_ARGS, viewport: { width: 1280, height: 1320 }, headless: true });
 		try {
 			const page = context.pages()[0] ?? (await context.newPage());
 			await page.goto(`${editor.server.url}/signin`);

@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnTracked, stopChild } from './harness/processes.ts';
 import { buildAndPackMessagingPackage, ensureHost, freePort, N8nRest, nodeBinary, repoRoot, withPrivateInputFile, type N8nHome } from './n8n-harness.ts';
+import { realN8nSkipped } from '../../support/system.ts';
 
 const MINUTES = 60_000;
-const describeE2e = process.env.MSGSVC_SKIP_N8N_E2E === '1' ? describe.skip : describe;
+const describeE2e = realN8nSkipped() ? describe.skip : describe;
 
 /** Every file under dir (recursively) whose bytes contain `needle`. */
 async function filesContaining(dir: string, needle: string): Promise<string[]> {

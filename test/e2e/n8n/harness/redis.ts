@@ -1,26 +1,10 @@
 /**
- * Redis for n8n's queue mode: Debian's `redis-server` (installed with apt-get when missing), one
- * throwaway instance per test file on a free 127.0.0.1 port, no persistence.
+ * Redis for n8n's queue mode: Debian's `redis-server` from PATH (.ci/run installs it; a missing one
+ * fails loudly), one throwaway instance per test file on a free 127.0.0.1 port, no persistence.
  */
-import { existsSync } from 'node:fs';
+import { requireCommand } from '../../../support/system.ts';
 import { freePort } from './paths.ts';
-import { run, spawnTracked, stopChild, tail } from './processes.ts';
-
-const REDIS_SERVER = '/usr/bin/redis-server';
-
-/** The redis-server binary; installs Debian's package when it is missing (needs root or sudo). */
-export async function ensureRedis(): Promise<string> {
-  if (existsSync(REDIS_SERVER)) return REDIS_SERVER;
-  const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['apt-get', 'update'], ['apt-get', 'install', '-y', '--no-install-recommends', 'redis-server']]) {
-    const [command, ...rest] = [...sudo, ...args];
-    const result = await run(command!, rest, { env, timeoutMs: 10 * 60_000 });
-    if (result.code !== 0) throw new Error(`${args.join(' ')} failed (exit ${result.code}):\n${tail(result.stderr)}`);
-  }
-  if (!existsSync(REDIS_SERVER)) throw new Error(`apt-get installed redis-server but ${REDIS_SERVER} is missing`);
-  return REDIS_SERVER;
-}
+import { spawnTracked, stopChild, tail } from './processes.ts';
 
 export interface RedisServer {
   host: string;
@@ -30,7 +14,7 @@ export interface RedisServer {
 
 /** Starts redis-server on 127.0.0.1:<free port> without persistence; resolves once it accepts connections. */
 export async function startRedis(): Promise<RedisServer> {
-  const binary = await ensureRedis();
+  const binary = requireCommand('redis-server', 'redis-server', "n8n's queue mode");
   const port = await freePort();
   const child = spawnTracked(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {});
   let out = '';
