@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ControlGuard } from '../control-guard.ts';
 import type { State } from '../state.ts';
 import { T, err } from '../util.ts';
-import { INBOX_HTML, INBOX_ICON } from './page.ts';
+import { INBOX_ICON, inboxHtml } from './page.ts';
 import { INBOX_JS } from './script.ts';
 import { inboxSnapshot } from './snapshot.ts';
 import { INBOX_CSS } from './style.ts';
@@ -17,7 +17,6 @@ import { INBOX_CSS } from './style.ts';
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const PAGE_HEADERS = { 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' };
 const ASSETS = new Map<string, { type: string; body: string }>([
-  ['/', { type: 'text/html; charset=utf-8', body: INBOX_HTML }],
   ['/inbox/app.js', { type: 'text/javascript; charset=utf-8', body: INBOX_JS }],
   ['/inbox/style.css', { type: 'text/css; charset=utf-8', body: INBOX_CSS }],
   ['/inbox/icon.svg', { type: 'image/svg+xml', body: INBOX_ICON }],
@@ -46,6 +45,7 @@ export class Inbox {
   handle(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): void {
     const refusal = this.guard.checkSource(req) ?? (req.method === 'GET' || req.method === 'HEAD' ? null : this.state.fail(405, err(T.invalid, 'method_not_allowed', 'The inbox is read-only: use GET.'), { Allow: 'GET, HEAD' }));
     if (refusal) return this.write(res, refusal.status, 'application/json', JSON.stringify(refusal.body), { 'X-Request-Id': requestId, ...refusal.headers });
+    if (path === '/') return this.write(res, 200, 'text/html; charset=utf-8', inboxHtml(inboxSnapshot(this.state)));
     const asset = ASSETS.get(path);
     if (asset) return this.write(res, 200, asset.type, asset.body);
     if (path === '/inbox/state') return this.write(res, 200, 'application/json', JSON.stringify(inboxSnapshot(this.state)));

@@ -1,7 +1,10 @@
 /**
  * The inbox's browser script (served as /inbox/app.js). Every value from the sandbox reaches the page as a
  * text node (never as HTML), so a message body like `<img src=x onerror=...>` is shown, not run.
- * Live: server-sent events say "something changed"; the page then fetches one bounded snapshot.
+ * An e-mail body that holds HTML is also rendered, in an iframe with an empty `sandbox` attribute (no
+ * scripts, no forms, an opaque origin), beside its source, as Mailpit does.
+ * The page opens on the snapshot embedded in it; then server-sent events say "something changed" and the
+ * page fetches one bounded snapshot.
  */
 export const INBOX_JS = String.raw`'use strict';
 (() => {
@@ -23,6 +26,15 @@ export const INBOX_JS = String.raw`'use strict';
     $(id).replaceChildren((data.length && build(data)) || h('p', { class: 'empty' }, empty));
   };
 
+  const looksLikeHtml = (text) => /<[a-z][^>]*>/i.test(text);
+  function body(m) {
+    const source = h('pre', { class: 'body' }, m.body);
+    if (m.channel !== 'email' || !looksLikeHtml(m.body)) return source;
+    const preview = h('iframe', { class: 'preview', sandbox: '', referrerpolicy: 'no-referrer', title: 'HTML preview of ' + m.id });
+    preview.srcdoc = m.body;
+    return h('div', { class: 'html-body' }, h('div', null, h('div', { class: 'label' }, 'preview'), preview), h('div', null, h('div', { class: 'label' }, 'source'), source));
+  }
+
   function messages(list) {
     const byChannel = new Map();
     for (const m of list.slice().reverse()) {
@@ -39,7 +51,7 @@ export const INBOX_JS = String.raw`'use strict';
           ...ms.map((m) => h('article', { class: 'message', 'data-id': m.id },
             h('div', { class: 'meta' }, time(m.created_at) + ' · ' + m.id + ' · key ' + m.key + (m.idempotency_key ? ' · Idempotency-Key ' + m.idempotency_key : '')),
             m.subject === null ? null : h('div', { class: 'subject' }, m.subject),
-            h('pre', { class: 'body' }, m.body)))));
+            body(m)))));
       }
     }
     return out;
@@ -85,10 +97,12 @@ export const INBOX_JS = String.raw`'use strict';
     $('live').textContent = text;
   }
 
+  const initial = $('initial-state');
+  if (initial) render(JSON.parse(initial.textContent));
   const stream = new EventSource('/inbox/stream');
   stream.onopen = () => setLive('on', 'live');
   stream.onmessage = () => refresh();
   stream.onerror = () => setLive('off', 'reconnecting…');
-  refresh();
+  if (!initial) refresh();
 })();
 `;

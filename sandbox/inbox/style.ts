@@ -1,8 +1,8 @@
 /** The inbox's stylesheet (served as /inbox/style.css). */
 export const INBOX_CSS = `
-:root { --fg: #1d2330; --muted: #6b7385; --line: #e3e6ee; --bg: #f6f7fb; --card: #fff; --accent: #3558d6; --bad: #b3261e; --warn: #9a6700; --ok: #1a7f37; }
+:root { --emoji: "Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji"; --fg: #1d2330; --muted: #6b7385; --line: #e3e6ee; --bg: #f6f7fb; --card: #fff; --accent: #3558d6; --bad: #b3261e; --warn: #9a6700; --ok: #1a7f37; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif, var(--emoji); color: var(--fg); background: var(--bg); }
 header { display: flex; gap: 16px; align-items: baseline; flex-wrap: wrap; padding: 12px 20px; background: var(--card); border-bottom: 1px solid var(--line); }
 h1 { font-size: 18px; margin: 0; }
 h2 { font-size: 15px; margin: 0 0 8px; }
@@ -19,11 +19,15 @@ details { border-top: 1px solid var(--line); padding: 6px 0; }
 summary { cursor: pointer; font-weight: 600; }
 .count { color: var(--muted); font-weight: normal; }
 .message { margin: 8px 0 8px 14px; padding: 8px 10px; border-left: 3px solid var(--accent); background: #fafbfe; }
-.meta { font-size: 12px; color: var(--muted); word-break: break-all; }
+.meta { font-size: 12px; color: var(--muted); overflow-wrap: break-word; }
 .subject { font-weight: 600; margin-top: 2px; }
-pre.body { margin: 4px 0 0; white-space: pre-wrap; word-break: break-word; font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
+pre.body { margin: 4px 0 0; white-space: pre-wrap; overflow-wrap: break-word; font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace, var(--emoji); }
+.html-body { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; margin-top: 4px; }
+.html-body > div { min-width: 0; }
+.label { font-size: 11px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+iframe.preview { width: 100%; height: 140px; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
 table { width: 100%; border-collapse: collapse; font-size: 12px; }
-th, td { text-align: left; padding: 4px 6px; border-top: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: 4px 6px; border-top: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
 .nowrap { white-space: nowrap; overflow-wrap: normal; }
 th { color: var(--muted); font-weight: 600; border-top: 0; }
 .kind { font-weight: 600; }
