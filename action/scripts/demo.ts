@@ -9,7 +9,8 @@
  * then prints the workflow YAML to paste and where to look at what the service received.
  *
  *   npm start                 (keeps the sandbox running for its inbox page when run in a terminal)
- *   npm start -- --no-keep    (stop when done)
+ *   npm start -- --no-keep    (stop when done; then no inbox link is printed, as nothing would answer it)
+ *   npm start -- --screenshot docs/images/inbox.png   (README's picture: the inbox holding the demo's data)
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,8 +19,9 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { start } from '../../sandbox/server.ts';
+import { screenshotInbox } from './inbox-screenshot.ts';
 
-const { values: args } = parseArgs({ options: { keep: { type: 'boolean', default: Boolean(process.stdout.isTTY) } }, allowNegative: true });
+const { values: args } = parseArgs({ options: { keep: { type: 'boolean', default: Boolean(process.stdout.isTTY) }, screenshot: { type: 'string' } }, allowNegative: true });
 const ROOT = resolve(dirname(process.argv[1]), '..', '..');
 const DIST = join(ROOT, 'action', 'dist', 'index.js');
 const API_KEY = 'sk_test_demo_ok';
@@ -125,8 +127,10 @@ try {
   console.log(readFileSync(join(ROOT, 'examples', 'workflows', 'release-notification.yml'), 'utf8').trimEnd());
   console.log(`\n${bar}\n▶ Where to look\n${bar}`);
   console.log(`  Sandbox ledger: ${summary.contacts} contacts, ${summary.jobs} import job(s), ${summary.messages} messages, ${summary.duplicates_detected} duplicates, ${summary.requests} API requests.`);
-  console.log(`  Inbox (every message the service received): ${sandbox.origin}/`);
+  if (args.keep) console.log(`  Inbox (every message the service received): ${sandbox.origin}/`);
+  else console.log('  Inbox: this sandbox stops now; run `npm start` in a terminal (or `npm start -- --keep`) to keep it and open its inbox.');
   console.log('  On GitHub: the job summary of the run, the annotations on the file, and the step outputs. Docs: docs/github-action.md');
+  if (args.screenshot) console.log(`  Screenshot of the inbox: ${await screenshotInbox(sandbox.origin, resolve(args.screenshot))}`);
   if (args.keep) {
     console.log('\nThe sandbox keeps running for its inbox page; Ctrl-C stops it.');
     await new Promise<void>((stop) => process.once('SIGINT', () => stop()));

@@ -29,6 +29,8 @@ iframe.preview { width: 100%; height: 140px; border: 1px solid var(--line); bord
 table { width: 100%; border-collapse: collapse; font-size: 12px; }
 th, td { text-align: left; padding: 4px 6px; border-top: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
 .nowrap { white-space: nowrap; overflow-wrap: normal; }
+/* The ledger's detail holds idempotency keys and job ids: long opaque tokens may break anywhere, words do not. */
+td.detail { overflow-wrap: anywhere; }
 th { color: var(--muted); font-weight: 600; border-top: 0; }
 .kind { font-weight: 600; }
 .kind-send, .kind-import { color: var(--ok); }
