@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-main().catch((e: unknown) => {
-  console.error(`sandbox: ${(e as Error).message}`);
+main().catch((e: NodeJS.ErrnoException) => {
+  console.error(`sandbox: ${e.message}${e.code === 'EADDRINUSE' ? ' Here: --port <n>.' : ''}`);
   process.exit(1);
 });

@@ -89,10 +89,12 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
   const server = createServer({ keepAliveTimeout: 10_000 }, onRequest);
   answerMalformed(server, state.fail);
 
+  const wanted = options.port ?? 4010;
   await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 4010, host, () => {
-      server.off('error', reject);
+    const refuse = (error: NodeJS.ErrnoException): void => reject(error.code === 'EADDRINUSE' ? portInUse(host, wanted) : error);
+    server.once('error', refuse);
+    server.listen(wanted, host, () => {
+      server.off('error', refuse);
       resolveListen();
     });
   });
@@ -110,4 +112,13 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** A bare EADDRINUSE tells a person nothing: say what probably holds the port and what to do. */
+function portInUse(host: string, port: number): Error {
+  const error: NodeJS.ErrnoException = new Error(
+    `${host}:${port} is already in use, probably by another sandbox (npm run sandbox, npm start or npm run n8n). Stop it, or choose another port.`,
+  );
+  error.code = 'EADDRINUSE';
+  return error;
 }

@@ -122,7 +122,12 @@ async function main(): Promise<void> {
   const userFolder = resolve(values['user-folder'] ?? join(editorDir, 'home'));
 
   // The embedded default: the sandbox this process serves, its demo credential, the example workflow.
-  const sandbox = values['no-sandbox'] ? undefined : await startSandbox({ port: Number(values['sandbox-port']) });
+  const sandbox = values['no-sandbox']
+    ? undefined
+    : await startSandbox({ port: Number(values['sandbox-port']) }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE') error.message += ` Here: --sandbox-port <n>, or --no-sandbox to keep the one that is running.`;
+        throw error;
+      });
   if (sandbox) say(`sandbox: ${sandbox.url} (demo keys: npm run sandbox prints them; inbox: ${sandbox.origin}/ ; ledger: ${sandbox.origin}/__sandbox/ledger/summary)`);
   const defaults = sandbox && !(values.credential as string[]).length && !(values.workflow as string[]).length;
 
