@@ -20,7 +20,9 @@ export interface ChartSpec {
 }
 
 const W = 640;
-const H = 360;
+/** The plot's height; the legend goes below it, outside the frame, so it never covers a point. */
+const PLOT_H = 360;
+const LEGEND_ROW = 16;
 const PAD = { left: 64, right: 16, top: 36, bottom: 48 };
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -49,6 +51,13 @@ function logTicks(lo: number, hi: number): number[] {
   return ticks;
 }
 
+/** The 1, 2, 5 × 10^k at or below v (down) or at or above it (up): a log axis ends near its data, not a decade later. */
+function logBound(v: number, up: boolean): number {
+  const e = Math.floor(Math.log10(v));
+  const steps = [1, 2, 5, 10].map((m) => m * 10 ** e);
+  return up ? steps.find((t) => t >= v * 0.999)! : [...steps].reverse().find((t) => t <= v * 1.001)!;
+}
+
 interface Axis {
   at: (v: number) => number;
   ticks: number[];
@@ -56,20 +65,25 @@ interface Axis {
 
 function axis(values: number[], log: boolean, from: number, to: number, floor?: number): Axis {
   if (log) {
-    const lo = 10 ** Math.floor(Math.log10(Math.min(...values)));
-    const hi = 10 ** Math.ceil(Math.log10(Math.max(...values)));
-    return { at: (v) => from + ((Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (to - from), ticks: logTicks(lo, hi) };
+    const lo = logBound(Math.min(...values), false);
+    const hi = logBound(Math.max(...values), true);
+    return { at: (v) => from + ((Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo) || 1)) * (to - from), ticks: logTicks(lo, hi) };
   }
   const lo = floor ?? Math.min(0, ...values);
-  const ticks = linearTicks(lo, Math.max(...values));
-  const hi = Math.max(ticks[ticks.length - 1]!, ...values);
+  const max = Math.max(...values);
+  const ticks = linearTicks(lo, max);
+  // The axis ends on a tick at or above the largest value, so no line touches or leaves the frame's top.
+  const step = ticks.length > 1 ? ticks[1]! - ticks[0]! : 1;
+  while (ticks[ticks.length - 1]! < max) ticks.push(ticks[ticks.length - 1]! + step);
+  const hi = ticks[ticks.length - 1]!;
   return { at: (v) => from + ((v - lo) / (hi - lo || 1)) * (to - from), ticks };
 }
 
 export function lineChart(spec: ChartSpec): string {
   const all = spec.series.flatMap((s) => s.points);
   const x = axis(all.map((p) => p[0]), Boolean(spec.xLog), PAD.left, W - PAD.right);
-  const y = axis(all.map((p) => p[1]), Boolean(spec.yLog), H - PAD.bottom, PAD.top, spec.yMin);
+  const y = axis(all.map((p) => p[1]), Boolean(spec.yLog), PLOT_H - PAD.bottom, PAD.top, spec.yMin);
+  const H = PLOT_H + spec.series.length * LEGEND_ROW + 8;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="sans-serif" font-size="11">`,
     `<rect width="${W}" height="${H}" fill="#fff"/>`,
@@ -77,17 +91,17 @@ export function lineChart(spec: ChartSpec): string {
   ];
   for (const t of x.ticks) {
     const px = num(x.at(t));
-    out.push(`<line x1="${px}" y1="${PAD.top}" x2="${px}" y2="${H - PAD.bottom}" stroke="#eee"/>`, `<text x="${px}" y="${H - PAD.bottom + 14}" text-anchor="middle">${label(t)}</text>`);
+    out.push(`<line x1="${px}" y1="${PAD.top}" x2="${px}" y2="${PLOT_H - PAD.bottom}" stroke="#eee"/>`, `<text x="${px}" y="${PLOT_H - PAD.bottom + 14}" text-anchor="middle">${label(t)}</text>`);
   }
   for (const t of y.ticks) {
     const py = num(y.at(t));
     out.push(`<line x1="${PAD.left}" y1="${py}" x2="${W - PAD.right}" y2="${py}" stroke="#eee"/>`, `<text x="${PAD.left - 6}" y="${py}" text-anchor="end" dominant-baseline="middle">${label(t)}</text>`);
   }
   out.push(
-    `<line x1="${PAD.left}" y1="${H - PAD.bottom}" x2="${W - PAD.right}" y2="${H - PAD.bottom}" stroke="#333"/>`,
-    `<line x1="${PAD.left}" y1="${PAD.top}" x2="${PAD.left}" y2="${H - PAD.bottom}" stroke="#333"/>`,
-    `<text x="${(PAD.left + W - PAD.right) / 2}" y="${H - 10}" text-anchor="middle">${escape(spec.xLabel)}</text>`,
-    `<text transform="translate(14 ${(PAD.top + H - PAD.bottom) / 2}) rotate(-90)" text-anchor="middle">${escape(spec.yLabel)}</text>`,
+    `<line x1="${PAD.left}" y1="${PLOT_H - PAD.bottom}" x2="${W - PAD.right}" y2="${PLOT_H - PAD.bottom}" stroke="#333"/>`,
+    `<line x1="${PAD.left}" y1="${PAD.top}" x2="${PAD.left}" y2="${PLOT_H - PAD.bottom}" stroke="#333"/>`,
+    `<text x="${(PAD.left + W - PAD.right) / 2}" y="${PLOT_H - 10}" text-anchor="middle">${escape(spec.xLabel)}</text>`,
+    `<text transform="translate(14 ${(PAD.top + PLOT_H - PAD.bottom) / 2}) rotate(-90)" text-anchor="middle">${escape(spec.yLabel)}</text>`,
   );
   const dash = (s: Series) => (s.dashed ? ' stroke-dasharray="6 4"' : '');
   for (const s of spec.series) {
@@ -95,13 +109,11 @@ export function lineChart(spec: ChartSpec): string {
     out.push(`<path d="${path}" fill="none" stroke="${s.color}" stroke-width="2"${dash(s)}/>`);
     if (!s.dashed && s.points.length <= 20) for (const p of s.points) out.push(`<circle cx="${num(x.at(p[0]))}" cy="${num(y.at(p[1]))}" r="3" fill="${s.color}"/>`);
   }
-  const legendWidth = 52 + 6.2 * Math.max(...spec.series.map((s) => s.name.length));
-  out.push(`<rect x="${PAD.left + 6}" y="${PAD.top + 2}" width="${num(legendWidth)}" height="${spec.series.length * 16 + 4}" fill="#fff" fill-opacity="0.9" stroke="#ccc"/>`);
   spec.series.forEach((s, i) => {
-    const ly = PAD.top + 12 + i * 16;
+    const ly = PLOT_H + 4 + i * LEGEND_ROW;
     out.push(
-      `<line x1="${PAD.left + 12}" y1="${ly}" x2="${PAD.left + 36}" y2="${ly}" stroke="${s.color}" stroke-width="2"${dash(s)}/>`,
-      `<text x="${PAD.left + 42}" y="${ly}" dominant-baseline="middle">${escape(s.name)}</text>`,
+      `<line x1="${PAD.left}" y1="${ly}" x2="${PAD.left + 24}" y2="${ly}" stroke="${s.color}" stroke-width="2"${dash(s)}/>`,
+      `<text x="${PAD.left + 30}" y="${ly}" dominant-baseline="middle">${escape(s.name)}</text>`,
     );
   });
   out.push('</svg>');

@@ -43,24 +43,27 @@ export async function measureCpuPerBatch(): Promise<Row[]> {
     await cpuPerCall(raw, 10);
     await cpuPerCall(ours, 10);
     // Interleaved rounds in alternating order, so drift (JIT, GC debt, the other core's load) hits both
-    // alike; the median of the per-round ratios resists a noisy round.
-    const ratios: number[] = [];
-    let rawMs = 0;
-    let oursMs = 0;
+    // alike; the median round of each resists a noisy round, and the ratio is of the two figures shown.
+    const oursRounds: number[] = [];
+    const rawRounds: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const oursFirst = round % 2 === 1;
       const a = await cpuPerCall(oursFirst ? ours : raw, BATCHES / ROUNDS);
       const b = await cpuPerCall(oursFirst ? raw : ours, BATCHES / ROUNDS);
-      const [o, r] = oursFirst ? [a, b] : [b, a];
-      rawMs += r / ROUNDS;
-      oursMs += o / ROUNDS;
-      ratios.push(o / r);
+      oursRounds.push(oursFirst ? a : b);
+      rawRounds.push(oursFirst ? b : a);
     }
-    ratios.sort((x, y) => x - y);
-    const median = (ratios[ROUNDS / 2 - 1]! + ratios[ROUNDS / 2]!) / 2;
-    return [{ figure: `CPU per 500-message batch (median of ${ROUNDS} interleaved rounds)`, ours: `${oursMs.toFixed(2)} ms`, reference: `${rawMs.toFixed(2)} ms raw undici.request`, ratio: Math.round(median * 1000) / 1000 }];
+    const oursMs = Number(median(oursRounds).toFixed(2));
+    const rawMs = Number(median(rawRounds).toFixed(2));
+    return [{ figure: `CPU per 500-message batch (median of ${ROUNDS} interleaved rounds)`, ours: `${oursMs.toFixed(2)} ms`, reference: `${rawMs.toFixed(2)} ms raw undici.request`, ratio: Math.round((oursMs / rawMs) * 1000) / 1000 }];
   } finally {
     await dispatcher.close();
     sb.child.kill();
   }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

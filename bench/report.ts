@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lineChart } from './charts.ts';
+import { POLL_BOUND_FORMULA, pollBound } from './job-wait.ts';
 import type { Point, Results, Row } from './results.ts';
 
 const OURS = '#1f6feb';
@@ -48,7 +49,7 @@ function charts(results: Results): Record<string, string> {
       series: [
         { name: 'our waiter', color: OURS, points: jobs.map((j) => [j.durationS, j.polls]) },
         { name: 'previous waiter (×2 to 20 s)', color: OTHER, points: jobs.map((j) => [j.durationS, j.previousPolls]) },
-        { name: '⌈log2(duration / first delay)⌉ + 2', color: BOUND, dashed: true, points: jobs.map((j) => [j.durationS, Math.ceil(Math.log2(j.durationS)) + 2]) },
+        { name: POLL_BOUND_FORMULA, color: BOUND, dashed: true, points: jobs.map((j) => [j.durationS, pollBound(j.durationS)]) },
       ],
     }),
     'job-lag.svg': lineChart({
