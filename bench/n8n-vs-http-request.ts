@@ -6,17 +6,19 @@
  * - theirs: HTTP Request, `POST /messages` per item, as a user builds it without our node (On Error:
  *   continue, so the run ends and its failures can be counted).
  * Calls and their statuses are counted by a pass-through proxy in front of the sandbox; messages by the
- * sandbox's ledger; wall time from n8n's own startedAt/stoppedAt. Prints a table and the ratios.
+ * sandbox's ledger; wall time from n8n's own startedAt/stoppedAt. Prints a table and the ratios, and writes
+ * them to bench/results-n8n.json, where README's "Measured" table takes its figures from (test/readme.test.ts).
  * Flags: --items N (2000), --big N (12345: a second run of ours only), --ceiling C (45).
  */
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoConfig } from '../sandbox/demo-config.ts';
+import { machine } from './results.ts';
 import { start } from '../sandbox/server.ts';
 import { createN8nHome, executeWorkflow, importCredentials, importWorkflow, killAll, repoRoot, run } from '../test/e2e/n8n/n8n-harness.ts';
 import type { N8nWorkflow } from '../test/e2e/n8n/n8n-harness.ts';
@@ -96,7 +98,7 @@ function httpRequestNode(baseUrl: string) {
 	};
 }
 
-interface Row {
+export interface Row {
 	label: string;
 	items: number;
 	calls: number;
@@ -149,6 +151,7 @@ async function main(): Promise<void> {
 		console.log('| run | calls | 429s | messages delivered | wall time |');
 		console.log('|---|---|---|---|---|');
 		for (const r of rows) console.log(`| ${r.label} | ${r.calls.toLocaleString('en')} | ${r.rateLimited.toLocaleString('en')} | ${r.delivered.toLocaleString('en')} of ${r.items.toLocaleString('en')} | ${(r.wallMs / 1000).toFixed(1)} s |`);
+		await writeFile(join(repoRoot(), 'bench', 'results-n8n.json'), `${JSON.stringify({ machine: machine(), ceilingPerMinute: ceiling, rows }, null, 2)}\n`);
 		const [node, http] = rows as [Row, Row];
 		console.log(`\nratios at ${items.toLocaleString('en')} messages (HTTP Request ÷ ours): calls ${(http.calls / node.calls).toFixed(0)}×, 429s ${http.rateLimited} vs ${node.rateLimited}, delivered ${(node.delivered / Math.max(1, http.delivered)).toFixed(1)}× more by ours, wall time ${(http.wallMs / node.wallMs).toFixed(2)}×`);
 	} finally {
