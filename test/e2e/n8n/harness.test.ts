@@ -146,9 +146,9 @@ describeE2e('n8n e2e harness (real n8n 2.41.1)', () => {
   // probe installed and its credential imported, the echo server. Each test imports its own workflow.
   beforeAll(async () => {
     await time('ensureHost', () => ensureHost());
-    work = await mkdtemp(join(tmpdir(), 'n8n-probe-'));
-    await writeProbePackage(join(work, 'pkg'));
-    const tarball = await time('npm pack', () => packPackage(join(work!, 'pkg'), work));
+    const dir = (work = await mkdtemp(join(tmpdir(), 'n8n-probe-')));
+    await writeProbePackage(join(dir, 'pkg'));
+    const tarball = await time('npm pack', () => packPackage(join(dir, 'pkg'), dir));
     home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
     await time('importCredentials', () =>
       importCredentials(home!, [{ id: 'probeCred1', name: 'Probe cred', type: CRED_TYPE, data: { apiKey: API_KEY } }]),
@@ -253,6 +253,23 @@ describeE2e('n8n e2e harness (real n8n 2.41.1)', () => {
     },
     15 * MINUTES,
   );
+});
+
+describeE2e('createN8nHome', () => {
+  // A home it is not told to keep (a temp one, or as here a given dir with keep: false) is removed when
+  // the package fails to install: there is no N8nHome to call cleanup() on.
+  test('a package that does not install leaves no home behind', async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'n8n-home-leak-'));
+    try {
+      const notATarball = join(scratch, 'broken.tgz');
+      await writeFile(notATarball, 'not a tarball');
+      const userFolder = join(scratch, 'home');
+      await expect(createN8nHome({ packageTarball: notATarball, packageName: 'n8n-nodes-broken', userFolder, keep: false })).rejects.toThrow(/tar -xzf/);
+      expect(existsSync(userFolder)).toBe(false);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }, 5 * MINUTES);
 });
 
 describe('parseRunOutput', () => {
