@@ -75,7 +75,8 @@ test('§8 four processes on one key: 0 lost, 0 duplicated, every 429 (forced or 
 
   // Every 429 honoured, on the sandbox's clock: X-RateLimit-Reset names the one-second window the
   // sandbox counted a request in. A 429 read at sandbox time t (in the window ending at `reset`, so
-  // t >= reset - 1) with Retry-After r lets the process's next request arrive no sooner than t + r,
+  // t >= reset - 1) with Retry-After r lets the process's next request arrive no sooner than t + r
+  // (the client counts r from when the answer reached it, after t; both read the machine's clock),
   // hence in a window ending at reset + r or later. Coming back at the window's reset alone, or at
   // once, lands earlier.
   const early: string[] = [];
