@@ -1,6 +1,8 @@
 /**
  * One OS process of the multi-process test: sends its share of messages through its own client (its
- * own limiter) on a key other processes share, and prints what happened as JSON on stdout.
+ * own limiter) on a key other processes share, and prints what happened as JSON on stdout: its results,
+ * and every answer in the order its requests went out (status, Retry-After, X-RateLimit-Reset: the
+ * window the sandbox counted the request in, on the sandbox's clock).
  * Run: node send-worker.ts <baseUrl> <apiKey> <worker> <messages> <batchSize>
  */
 import { MessagingClient } from '../../../src/client.ts';
@@ -14,12 +16,11 @@ const batchSize = Number(batchArg);
 
 const runtime = nodeRuntime(undiciTransport());
 const send = runtime.transport;
-const wire: { sentAt: number; receivedAt?: number; status?: number; retryAfter?: number; reset?: number }[] = [];
+const wire: { status?: number; retryAfter?: number; reset?: number }[] = [];
 runtime.transport = async (req) => {
-  const entry: (typeof wire)[number] = { sentAt: Date.now() };
+  const entry: (typeof wire)[number] = {};
   wire.push(entry);
   const res = await send(req);
-  entry.receivedAt = Date.now();
   entry.status = res.status;
   if (res.headers['retry-after'] !== undefined) entry.retryAfter = Number(res.headers['retry-after']);
   if (res.headers['x-ratelimit-reset'] !== undefined) entry.reset = Number(res.headers['x-ratelimit-reset']);

@@ -44,8 +44,11 @@ export async function openEditor(options: EditorOptions): Promise<EditorSession>
 				return { status: execution.status, runData: execution.data?.resultData?.runData ?? {} };
 			},
 			async close() {
-				await server.stop();
-				await home.cleanup();
+				try {
+					await server.stop();
+				} finally {
+					await home.cleanup();
+				}
 			},
 		};
 	} catch (error) {

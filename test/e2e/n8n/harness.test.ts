@@ -135,19 +135,24 @@ interface Seen {
 }
 
 describeE2e('n8n e2e harness (real n8n 2.41.1)', () => {
-  let work: string;
-  let tarball: string;
+  let work: string | undefined;
   let home: N8nHome | undefined;
-  let server: Server;
+  let server: Server | undefined;
   let baseUrl: string;
   const seen: Seen[] = [];
   const { timings, time } = stopwatch();
 
+  // Shared, expensive and read-only for the tests: the host, the packed probe, one n8n home with the
+  // probe installed and its credential imported, the echo server. Each test imports its own workflow.
   beforeAll(async () => {
     await time('ensureHost', () => ensureHost());
-    work = await mkdtemp(join(tmpdir(), 'n8n-probe-'));
-    await writeProbePackage(join(work, 'pkg'));
-    tarball = await time('npm pack', () => packPackage(join(work, 'pkg'), work));
+    const dir = (work = await mkdtemp(join(tmpdir(), 'n8n-probe-')));
+    await writeProbePackage(join(dir, 'pkg'));
+    const tarball = await time('npm pack', () => packPackage(join(dir, 'pkg'), dir));
+    home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
+    await time('importCredentials', () =>
+      importCredentials(home!, [{ id: 'probeCred1', name: 'Probe cred', type: CRED_TYPE, data: { apiKey: API_KEY } }]),
+    );
     server = createServer((req, res) => {
       let body = '';
       req.setEncoding('utf8');
@@ -158,10 +163,14 @@ describeE2e('n8n e2e harness (real n8n 2.41.1)', () => {
         res.end(JSON.stringify({ ok: true, echoed: body ? JSON.parse(body) : null }));
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const address = server.address();
     baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   }, 20 * MINUTES);
+
+  beforeEach(() => {
+    seen.length = 0;
+  });
 
   afterAll(async () => {
     await killAll();
@@ -175,16 +184,12 @@ describeE2e('n8n e2e harness (real n8n 2.41.1)', () => {
   test(
     'runs a packed community node inside n8n: credential auth header reaches the server, item comes out',
     async () => {
-      home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
       // Installed as n8n's own installer does.
-      const installed = join(home.nodesDir, 'node_modules', PACKAGE);
+      const installed = join(home!.nodesDir, 'node_modules', PACKAGE);
       expect(existsSync(join(installed, 'dist', 'nodes', 'E2eProbe', 'E2eProbe.node.js'))).toBe(true);
       expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).peerDependencies).toBeUndefined();
-      expect(JSON.parse(readFileSync(join(home.nodesDir, 'package.json'), 'utf8')).dependencies).toEqual({ [PACKAGE]: '0.0.1' });
+      expect(JSON.parse(readFileSync(join(home!.nodesDir, 'package.json'), 'utf8')).dependencies).toEqual({ [PACKAGE]: '0.0.1' });
 
-      await time('importCredentials', () =>
-        importCredentials(home!, [{ id: 'probeCred1', name: 'Probe cred', type: CRED_TYPE, data: { apiKey: API_KEY } }]),
-      );
       await time('importWorkflow', () =>
         importWorkflow(
           home!,
@@ -222,7 +227,6 @@ describeE2e('n8n e2e harness (real n8n 2.41.1)', () => {
   test(
     "a failing node surfaces the node's error (thrown by default, returned with allowFailure)",
     async () => {
-      expect(home).toBeDefined(); // set up by the previous test (same n8n home: a second workflow)
       await importWorkflow(
         home!,
         manualWorkflow({
@@ -245,9 +249,27 @@ describeE2e('n8n e2e harness (real n8n 2.41.1)', () => {
       expect(() => outputItems(failed.runData, 'Probe')).toThrow(/Base URL is empty/);
 
       await expect(executeWorkflow(home!, 'probeWfFail')).rejects.toThrow(/workflow probeWfFail failed in node "Probe": Base URL is empty/);
+      expect(seen).toEqual([]); // it failed before calling out
     },
     15 * MINUTES,
   );
+});
+
+describeE2e('createN8nHome', () => {
+  // A home it is not told to keep (a temp one, or as here a given dir with keep: false) is removed when
+  // the package fails to install: there is no N8nHome to call cleanup() on.
+  test('a package that does not install leaves no home behind', async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'n8n-home-leak-'));
+    try {
+      const notATarball = join(scratch, 'broken.tgz');
+      await writeFile(notATarball, 'not a tarball');
+      const userFolder = join(scratch, 'home');
+      await expect(createN8nHome({ packageTarball: notATarball, packageName: 'n8n-nodes-broken', userFolder, keep: false })).rejects.toThrow(/tar -xzf/);
+      expect(existsSync(userFolder)).toBe(false);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }, 5 * MINUTES);
 });
 
 describe('parseRunOutput', () => {

@@ -11,9 +11,15 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../../support/system.ts';
 import { start } from '../../../sandbox/server.ts';
+import type { Sandbox } from '../../../sandbox/server.ts';
 import { OWNER, openEditor } from './editor-session.ts';
 import { killAll, repoRoot, run } from './n8n-harness.ts';
 
+/** The part of the browser's Animation this file uses (the repo compiles without the DOM lib). */
+interface BrowserAnimation {
+	effect: { getTiming(): { iterations?: number } } | null;
+	finished: Promise<unknown>;
+}
 
 export interface ScreenshotResult {
 	file: string;
@@ -23,10 +29,11 @@ export interface ScreenshotResult {
 
 export async function screenshotOperations(outFile = join(repoRoot(), 'docs', 'images', 'n8n-operations.png')): Promise<ScreenshotResult> {
 	const work = await mkdtemp(join(tmpdir(), 'n8n-screenshot-'));
-	const sandbox = await start({ port: 0, host: '127.0.0.1' });
+	let sandbox: Sandbox | undefined;
 	let editor: Awaited<ReturnType<typeof openEditor>> | undefined;
 	const profile = join(work, 'chromium-profile');
 	try {
+		sandbox = await start({ port: 0, host: '127.0.0.1' });
 		const packed = await run(join(repoRoot(), 'node_modules', '.bin', 'node'), [join(repoRoot(), 'nodes', 'build', 'lint-package.mjs'), '--pack-only', '--out', work], { cwd: repoRoot(), timeoutMs: 360_000 });
 		if (packed.code !== 0) throw new Error(`build/pack failed:\n${packed.stderr}`);
 		const tarball = JSON.parse(packed.stdout.trim().split('\n').at(-1)!).tarball as string;
@@ -48,19 +55,29 @@ export async function screenshotOperations(outFile = join(repoRoot(), 'docs', 'i
 			const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[placeholder*="Search"]').first();
 			await search.fill('sms');
 			await page.getByText('Messaging Service', { exact: true }).first().click({ timeout: 30_000 });
-			await page.getByText(/^Actions \(\d+\)$/).first().waitFor({ timeout: 30_000 });
-			await page.waitForTimeout(500);
+			// Ready when the list holds as many items after the "Actions (n)" heading as it announces, and
+			// the panel's finite animations (its slide-in) have finished.
+			const heading = page.getByText(/^Actions \(\d+\)$/).first();
+			await heading.waitFor({ timeout: 30_000 });
+			const announced = Number(/\d+/.exec(await heading.innerText())![0]);
+			await heading.locator('xpath=following::*[@data-test-id="node-creator-item-name"]').nth(announced - 1).waitFor({ timeout: 30_000 });
+			await page.locator('[data-test-id="node-creator"]').evaluate((panel: { getAnimations(o: { subtree: boolean }): BrowserAnimation[] }) =>
+				Promise.all(panel.getAnimations({ subtree: true }).filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished)),
+			);
 			const actions = (await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((text) => text.trim());
-			await page.screenshot({ path: outFile });
+			await page.screenshot({ path: outFile, animations: 'disabled' });
 			return { file: outFile, actions };
 		} finally {
 			await context.close();
 		}
 	} finally {
-		await editor?.close();
-		await killAll();
-		await sandbox.close();
-		await rm(work, { recursive: true, force: true });
+		try {
+			await editor?.close();
+			await killAll();
+			await sandbox?.close();
+		} finally {
+			await rm(work, { recursive: true, force: true });
+		}
 	}
 }
 

@@ -72,11 +72,20 @@ const HOST_SETTINGS = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZO
 export async function createN8nHome(opts: CreateHomeOptions): Promise<N8nHome> {
   const hostDir = await ensureHost();
   const root = opts.userFolder ? resolve(opts.userFolder) : await mkdtemp(join(tmpdir(), 'n8n-e2e-'));
+  const keep = opts.keep ?? Boolean(opts.userFolder);
   const userFolder = root;
   const nodesDir = join(userFolder, '.n8n', 'nodes');
-  await mkdir(nodesDir, { recursive: true });
-  const packageName = opts.packageName ?? (await readTarballManifest(opts.packageTarball)).name;
-  const packageDir = await installPackageTarball(nodesDir, opts.packageTarball, packageName);
+  let packageName: string;
+  let packageDir: string;
+  try {
+    await mkdir(nodesDir, { recursive: true });
+    packageName = opts.packageName ?? (await readTarballManifest(opts.packageTarball)).name;
+    packageDir = await installPackageTarball(nodesDir, opts.packageTarball, packageName);
+  } catch (error) {
+    // No home to hand back, so no cleanup() to call: remove what was made here.
+    if (!keep) await rm(root, { recursive: true, force: true });
+    throw error;
+  }
   // n8n keeps the key in <userFolder>/.n8n/config; an existing home must reuse it.
   let encryptionKey = opts.encryptionKey;
   if (!encryptionKey) {
@@ -115,7 +124,6 @@ export async function createN8nHome(opts: CreateHomeOptions): Promise<N8nHome> {
   // Do not let a parent Jest/ts-node leak into n8n.
   delete env.NODE_OPTIONS;
   delete env.JEST_WORKER_ID;
-  const keep = opts.keep ?? Boolean(opts.userFolder);
   return {
     root,
     userFolder,

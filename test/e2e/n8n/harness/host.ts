@@ -3,11 +3,10 @@
  * installing that tarball into an n8n nodes dir exactly as n8n 2.41's own installer does.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathWithRepoBin, repoRoot } from './paths.ts';
-import { removeAtExit, run, tail } from './processes.ts';
+import { run, tail } from './processes.ts';
 
 let hostPromise: Promise<string> | undefined;
 
@@ -36,15 +35,11 @@ export function ensureHost(opts: { timeoutMs?: number; verbose?: boolean } = {})
 }
 
 /**
- * `npm pack --ignore-scripts` of a package dir into destDir; resolves to the tarball path. Without
- * destDir: a temp dir that is removed when this process exits.
+ * `npm pack --ignore-scripts` of a package dir into destDir; resolves to the tarball path. The caller
+ * owns destDir and removes it (a temp dir made here would outlive a killed Jest worker).
  */
-export async function packPackage(packageDir: string, destDir?: string): Promise<string> {
-  let dest = destDir;
-  if (!dest) {
-    dest = await mkdtemp(join(tmpdir(), 'n8n-pack-'));
-    removeAtExit(dest);
-  }
+export async function packPackage(packageDir: string, destDir: string): Promise<string> {
+  const dest = destDir;
   await mkdir(dest, { recursive: true });
   const result = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
     cwd: packageDir,
