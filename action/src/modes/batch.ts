@@ -57,7 +57,10 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
 
   const { keys, first } = writeKeys(ctx, null, messages, MAX_BATCH_MESSAGES);
   report.idempotencyKey = first;
-  report.details.push(`**File:** \`${file.path}\` · **Messages:** ${messages.length}`);
+  report.details.push([
+    { label: 'File', value: file.path, code: true },
+    { label: 'Messages', value: messages.length },
+  ]);
   const line = (i: number) => records[i].line;
   if (s.dryRun) {
     messages.forEach((m, index) => report.rows.push({ index, line: line(index), recipient: maskRecipient(m.to), status: 'dry-run' }));

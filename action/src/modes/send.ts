@@ -42,9 +42,12 @@ export async function sendMode(ctx: ModeContext): Promise<void> {
   const message: SendMessageInput = { ...content, to };
   const { keys, first } = writeKeys(ctx, content, to, MAX_RECIPIENTS);
   report.idempotencyKey = first;
-  report.details.push(`**Channel:** ${s.channel} · **Recipients:** ${to.length}`);
-  if (subject !== undefined) report.details.push(`**Subject:** ${log.mask(subject)}`);
-  report.details.push(`**Body:** ${log.mask(body.length > PREVIEW_CHARS ? `${body.slice(0, PREVIEW_CHARS)}…` : body).replace(/\r?\n/g, ' ⏎ ')}`);
+  report.details.push([
+    { label: 'Channel', value: s.channel },
+    { label: 'Recipients', value: to.length },
+  ]);
+  if (subject !== undefined) report.details.push([{ label: 'Subject', value: log.mask(subject) }]);
+  report.details.push([{ label: 'Body', value: log.mask(body.length > PREVIEW_CHARS ? `${body.slice(0, PREVIEW_CHARS)}…` : body) }]);
   if (s.dryRun) {
     to.forEach((r, index) => report.rows.push({ index, recipient: maskRecipient(r), status: 'dry-run' }));
     return;
