@@ -43,6 +43,14 @@ export class Log {
     this.secretForms = secretForms(secret);
   }
 
+  /** True when a text of `value` (a string, or any key or value inside it) holds the key in any of its forms: such content is never sent. */
+  holdsSecret(value: unknown): boolean {
+    if (typeof value === 'string') return this.secretForms.some((form) => value.includes(form));
+    if (Array.isArray(value)) return value.some((v) => this.holdsSecret(v));
+    if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => this.holdsSecret(k) || this.holdsSecret(v));
+    return value !== undefined && value !== null && this.holdsSecret(String(value));
+  }
+
   /** `text` without the key in any of its forms. */
   clean(text: string): string {
     return redactSecretForms(text, this.secretForms);

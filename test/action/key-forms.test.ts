@@ -1,8 +1,8 @@
 /**
  * The API key, in any form it comes back in (as given, JSON-escaped, URL-encoded, base64), is masked in the
- * summary, the outputs and the results file, not only in the log. Run as the runner runs the bundle: once
- * with the key inside the event payload (a PR title), once over real HTTP against a service that quotes the
- * Authorization header back in its error.
+ * summary, the outputs and the results file, not only in the log; and content holding it is never sent.
+ * Run as the runner runs the bundle: with the key inside the event payload (a PR title) or a data file, and
+ * over real HTTP against a service that quotes the Authorization header back in its error.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -23,13 +23,14 @@ test('the forms are all different (so each is tested)', () => {
   expect(FORMS.length).toBeGreaterThanOrEqual(4);
 });
 
-test('a key that also appears in the event payload is masked in the summary, outputs and results file', async () => {
+test('a key that also appears in the event payload is masked in the summary, outputs and results file, and not sent', async () => {
   const title = `Rotate ${FORMS.join(' and ')}`;
   const r = await runStep(
     { 'api-key': KEY, mode: 'send', channel: 'email', to: 'ann@example.com', subject: '{{ event.pull_request.title }}', body: '{{ event.pull_request.title }}', 'dry-run': 'true' },
     { event: { pull_request: { title } }, eventName: 'pull_request_target' },
   );
-  expect(r.code).toBe(0);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toMatch(/^::error::Input "body": holds the API key \(in some form\): it is never sent/m);
   expect(r.summary).toMatch(/^\*\*Subject:\*\* Rotate (\\\*){3} and (\\\*){3} and/m);
   for (const form of FORMS) expect(leaks(r, form)).toEqual([]);
 });
@@ -37,9 +38,11 @@ test('a key that also appears in the event payload is masked in the summary, out
 describe('a service that quotes the key back', () => {
   let server: Server;
   let url: string;
+  let requests = 0;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
+      requests += 1;
       req.resume();
       const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
       const forms = keyForms(token);
@@ -58,6 +61,19 @@ describe('a service that quotes the key back', () => {
     expect(results[0]).toMatchObject({ status: 'failed', error: { code: 'validation_failed' } });
     expect(results[0].error.message).toMatch(/^bad key: /);
     expect(readFileSync(r.outputs['results-file'], 'utf8')).toContain('validation_failed');
+    for (const form of FORMS) expect(leaks(r, form)).toEqual([]);
+  });
+
+  test.each([
+    ['send', { mode: 'send', channel: 'email', to: 'ann@example.com', body: '{{ event.note }}' }, {}],
+    ['batch', { mode: 'batch', file: 'm.json' }, { 'm.json': JSON.stringify([{ channel: 'email', to: 'ann@example.com', body: 'hi' }, { channel: 'email', to: 'bob@example.com', body: `key ${FORMS[3]}` }]) }],
+    ['sync-contacts', { mode: 'sync-contacts', file: 'c.json' }, { 'c.json': JSON.stringify([{ email: 'ann@example.com', city: `x${FORMS[1]}` }]) }],
+  ])('%s: content holding the key in any form is refused before any request', async (_, inputs, files) => {
+    requests = 0;
+    const r = await runStep({ 'api-key': KEY, 'base-url': url, ...inputs }, { files, event: { note: `see ${FORMS[2]}` } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/holds the API key \(in some form\)/);
+    expect(requests).toBe(0);
     for (const form of FORMS) expect(leaks(r, form)).toEqual([]);
   });
 });

@@ -45,6 +45,7 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
   for (const { line, value } of records) {
     const m = message(ctx, value, bodyDefault);
     if (typeof m === 'string') problems.push({ line, message: m });
+    else if (log.holdsSecret(m)) problems.push({ line, message: 'the message holds the API key (in some form): it is never sent' });
     else messages.push(m);
   }
   if (problems.length) {

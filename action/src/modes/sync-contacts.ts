@@ -71,6 +71,8 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   if (records.length === 0) throw new InputError('file', `${file.path} holds no contacts.`);
   report.file = file.path;
   for (const r of records) for (const f of ['whatsapp', 'email']) if (typeof r.value[f] === 'string') log.known.add(r.value[f] as string);
+  const holding = records.find((r) => log.holdsSecret(r.value));
+  if (holding) throw new InputError('file', `${file.path}:${holding.line}: the contact holds the API key (in some form): it is never sent. Nothing was sent.`);
 
   const types: AttributeTypes = s.dryRun ? new Map() : attributeTypes(await ctx.client().contactAttributes.list());
   const picked: number[] = [];
