@@ -70,7 +70,7 @@ function rowsTable(report: Report, text: (v: string | number | undefined) => str
 export function summaryMarkdown(report: Report, clean: Clean = same): string {
   const text = (v: string | number | undefined) => (v === undefined ? '' : mdText(clean(String(v))));
   const code = (v: string | undefined, inTable = false) => (v === undefined ? '' : mdCode(clean(v), inTable));
-  const out: string[] = [`### Messaging Service — ${report.mode}${report.dryRun ? ' (dry run: nothing was sent)' : ''}`, ''];
+  const out: string[] = [`### Messaging Service — ${text(report.mode)}${report.dryRun ? ' (dry run: nothing was sent)' : ''}`, ''];
   for (const d of report.details) out.push(`${d.map((x) => `**${x.label}:** ${x.code ? code(String(x.value)) : text(x.value)}`).join(' · ')}  `);
   if (report.details.length) out.push('');
   out.push(...countsTable(report, code));

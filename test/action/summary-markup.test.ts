@@ -49,3 +49,9 @@ test('a file name and values from the file are escaped in the details and the ro
   expect(table).toHaveLength(3);
   expect(new Set(table.map(cells)).size).toBe(1);
 });
+
+test('an invalid mode (named in the title) is escaped too', async () => {
+  const r = await runStep({ mode: 'send\n<img src=x onerror=alert(1)>', 'dry-run': 'true' });
+  expect(r.code).toBe(1);
+  expect(r.summary.split('\n')[0]).toBe('### Messaging Service — send ⏎ &lt;img src=x onerror=alert(1)&gt;');
+});
