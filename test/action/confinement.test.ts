@@ -4,6 +4,7 @@
  * before any request, naming the input and where the path leads, never what the file holds. Run as the
  * runner runs the bundle, against a sandbox that counts every request.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { start } from '../../sandbox/server.ts';
@@ -114,5 +115,14 @@ test('a listed directory must be an absolute path that exists', async () => {
   const r = await step({ mode: 'batch', file: 'm.csv', 'read-dirs-outside-workspace': 'shared' }, dir);
   expect(r.code).toBe(1);
   expect(r.stdout).toContain('::error::Input "read-dirs-outside-workspace": "shared" is not an absolute path');
+  expect(sandbox.control.ledger().requests).toBe(0);
+});
+
+test('a FIFO in the checkout is refused as not a regular file, without blocking the step', async () => {
+  const dir = checkout({});
+  execFileSync('mkfifo', [join(dir, 'pipe.csv')]);
+  const r = await step({ mode: 'sync-contacts', file: 'pipe.csv' }, dir);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain('::error::Input "file": "pipe.csv" is not a regular file.');
   expect(sandbox.control.ledger().requests).toBe(0);
 });
