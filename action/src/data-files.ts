@@ -43,10 +43,14 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-/** Field names that differ only in case (`Email`, `email`) or repeat: refused by name, never dropped. */
+/**
+ * Field names that differ only in case (`Email`, `email`) or repeat: refused by name, never dropped. A NUL
+ * (e.g. a JSON `\u0000`) is refused too: no service field or attribute has one.
+ */
 function checkFieldNames(names: readonly string[], line: number | undefined, where: string): void {
   const seen = new Map<string, string>();
   for (const name of names) {
+    if (name.includes('\u0000')) throw new DataFileError(`${where} "${name.replace(/\u0000/g, '\\0')}" holds a NUL character`, line);
     if (isPrototypeName(name.trim())) throw new DataFileError(`${where} "${name.trim()}" is not allowed (a prototype name)`, line);
     const folded = name.trim().toLowerCase();
     const earlier = seen.get(folded);

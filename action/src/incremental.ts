@@ -2,7 +2,9 @@
  * Incremental sync on `push`: the rows of the contacts file that changed since `github.event.before`,
  * read from the checkout with git. A row is identified by its content; a row present before and not
  * now is "removed" (listed in the summary: the spec has no delete endpoint). When the previous commit
- * is not in the clone (the default shallow checkout) the caller falls back to a full sync.
+ * is not in the clone (the default shallow checkout) the caller falls back to a full sync. The previous
+ * version obeys the rule of the current file (read-paths.ts): a path that was a symlink in that commit
+ * (git mode 120000) is not followed, and a file outside the repository has no previous version.
  */
 import { execFile } from 'node:child_process';
 import { canonicalJson } from '../../src/index.ts';
@@ -11,7 +13,9 @@ import type { DataRecord } from './data-files.ts';
 const ZERO_SHA = /^0+$/;
 
 /** The previous version's raw bytes (decoded by the caller as strictly as the current file), or why there is none. */
-type PreviousVersion = { status: 'found'; before: string; bytes: Uint8Array } | { status: 'absent-file' } | { status: 'absent-commit'; reason: string } | { status: 'not-push' };
+type PreviousVersion = { status: 'found'; before: string; bytes: Uint8Array } | { status: 'absent-file' } | { status: 'absent-commit'; reason: string } | { status: 'not-followed'; reason: string } | { status: 'not-push' };
+
+const SYMLINK_MODE = '120000';
 
 function git(cwd: string, args: string[]): Promise<{ ok: true; stdout: Buffer } | { ok: false; stderr: string }> {
   return new Promise((resolve) => {
@@ -22,15 +26,26 @@ function git(cwd: string, args: string[]): Promise<{ ok: true; stdout: Buffer } 
   });
 }
 
-/** The file as it was at `before`, when the event is a push whose previous commit this clone holds. */
-export async function previousVersion(workspace: string, eventName: string, payload: Record<string, unknown>, path: string): Promise<PreviousVersion> {
+/**
+ * The file as it was at `before`, when the event is a push whose previous commit this clone holds. `path`
+ * is the file's real path relative to the repository root (`workspace`), undefined when outside it.
+ */
+export async function previousVersion(workspace: string, eventName: string, payload: Record<string, unknown>, path: string | undefined): Promise<PreviousVersion> {
   if (eventName !== 'push') return { status: 'not-push' };
   const before = typeof payload.before === 'string' ? payload.before : '';
   // A new branch's push has no previous commit: the whole file is synced.
   if (!/^[0-9a-f]{40}$/.test(before) || ZERO_SHA.test(before)) return { status: 'not-push' };
   const commit = await git(workspace, ['cat-file', '-e', `${before}^{commit}`]);
   if (!commit.ok) return { status: 'absent-commit', reason: `the previous commit ${before.slice(0, 7)} is not in this clone (a shallow checkout)` };
-  const shown = await git(workspace, ['show', `${before}:./${path}`]);
+  if (path === undefined) return { status: 'not-followed', reason: 'the file is not in the repository' };
+  // Its entry in that commit's tree (`<mode> <type> <sha>\t<path>`): only a regular file's blob is read.
+  const entry = await git(workspace, ['--literal-pathspecs', 'ls-tree', '-z', before, '--', path]);
+  const fields = entry.ok ? /^(\d+) (\w+) ([0-9a-f]+)\t/.exec(entry.stdout.toString('utf8')) : null;
+  if (!fields) return { status: 'absent-file' };
+  const [, mode, type, blob] = fields;
+  if (mode === SYMLINK_MODE) return { status: 'not-followed', reason: `${path} was a symbolic link in ${before.slice(0, 7)}, which is not followed` };
+  if (type !== 'blob') return { status: 'absent-file' };
+  const shown = await git(workspace, ['cat-file', 'blob', blob]);
   if (!shown.ok) return { status: 'absent-file' };
   return { status: 'found', before, bytes: shown.stdout };
 }

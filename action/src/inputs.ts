@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { ApiError, normalizeBaseUrl, splitRecipients, validateIdempotencyKey } from '../../src/index.ts';
 import type { CoreLike } from './types.ts';
 
@@ -37,6 +38,8 @@ export interface Settings {
   dryRun: boolean;
   /** The environment variables templates may read as `env.NAME` (the `env-vars` input). */
   envVars: string[];
+  /** Directories outside the workspace and RUNNER_TEMP whose files may be read (absolute, as given). */
+  readDirs: string[];
 }
 
 /** The API key: the input, else MESSAGING_API_KEY. Read (and masked by the caller) before anything else. */
@@ -70,6 +73,17 @@ function envVarsInput(core: CoreLike): string[] {
     if (/^INPUT_/i.test(name) || name === 'MESSAGING_API_KEY') throw new InputError('env-vars', `"${name}" may not be read by templates (it can hold the API key).`);
   }
   return names;
+}
+
+/** `read-dirs-outside-workspace`: absolute directories, one per line (a path may hold a comma). */
+function readDirsInput(core: CoreLike): string[] {
+  const dirs = core
+    .getInput('read-dirs-outside-workspace')
+    .split(/\r?\n/)
+    .map((d) => d.trim())
+    .filter(Boolean);
+  for (const dir of dirs) if (!isAbsolute(dir)) throw new InputError('read-dirs-outside-workspace', `"${dir}" is not an absolute path: list directories outside the workspace by their absolute path, one per line.`);
+  return dirs;
 }
 
 /** Reads and checks every input; mode-specific requirements are checked where the mode runs. */
@@ -124,5 +138,6 @@ export function readInputs(core: CoreLike, env: NodeJS.ProcessEnv, apiKey: strin
     failOnError: booleanInput(core, 'fail-on-error'),
     dryRun,
     envVars: envVarsInput(core),
+    readDirs: readDirsInput(core),
   };
 }

@@ -4,6 +4,7 @@
  * own command escaping (error/warning/notice escape `%`, CR, LF, and `:`/`,` in properties); plain log
  * lines have no escaping in core, so line breaks become ⏎ and `::` cannot start a workflow command.
  */
+import { redactSecretForms, secretForms } from '../../src/secret-forms.ts';
 import { maskText } from './mask.ts';
 import type { AnnotationProperties, CoreLike } from './types.ts';
 
@@ -25,13 +26,38 @@ export class Log {
   /** Annotations not shown because the kind's limit was reached, by kind. */
   readonly overflow = { error: 0, warning: 0, notice: 0 };
   private readonly shown = { error: 0, warning: 0, notice: 0 };
+  /** The key's forms (as given, JSON-escaped, URL-encoded, base64, …), removed from everything shown. */
+  private secretForms: string[] = [];
 
   constructor(core: CoreLike) {
     this.core = core;
   }
 
+  /**
+   * Masks the key from now on: `::add-mask::` for the runner's log (its masker adds the JSON, URL and base64
+   * encodings of a mask itself), and `clean`/`mask` remove every form from what the action writes — the
+   * summary, outputs and results file, which the runner does not mask, and every log line.
+   */
+  addSecret(secret: string): void {
+    this.core.setSecret(secret);
+    this.secretForms = secretForms(secret);
+  }
+
+  /** True when a text of `value` (a string, or any key or value inside it) holds the key in any of its forms: such content is never sent. */
+  holdsSecret(value: unknown): boolean {
+    if (typeof value === 'string') return this.secretForms.some((form) => value.includes(form));
+    if (Array.isArray(value)) return value.some((v) => this.holdsSecret(v));
+    if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => this.holdsSecret(k) || this.holdsSecret(v));
+    return value !== undefined && value !== null && this.holdsSecret(String(value));
+  }
+
+  /** `text` without the key in any of its forms. */
+  clean(text: string): string {
+    return redactSecretForms(text, this.secretForms);
+  }
+
   mask(text: string): string {
-    return maskText(text, this.known);
+    return maskText(this.clean(text), this.known);
   }
 
   info(text: string): void {

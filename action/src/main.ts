@@ -13,6 +13,8 @@ import { jobMode } from './modes/job.ts';
 import { sendMode } from './modes/send.ts';
 import type { ModeContext } from './modes/shared.ts';
 import { syncContactsMode } from './modes/sync-contacts.ts';
+import { readRoots } from './read-paths.ts';
+import type { ReadRoots } from './read-paths.ts';
 import { newReport, writeOutputs, writeResultsFile } from './report.ts';
 import { writeSummary } from './summary.ts';
 import type { CoreLike, ContextLike } from './types.ts';
@@ -57,8 +59,8 @@ export async function run(deps: RunDependencies): Promise<void> {
   const env = deps.env ?? process.env;
   // First of all: mask the key, before anything could print it.
   const apiKey = readApiKey(core, env);
-  if (apiKey) core.setSecret(apiKey);
   const log = new Log(core);
+  if (apiKey) log.addSecret(apiKey);
   let report = newReport(core.getInput('mode').trim() || 'send', false);
   const stats = { retries: 0, waits: 0, waitedMs: 0 };
   let failOnError = true; // until the inputs are read; a step that can't read them fails anyway
@@ -67,11 +69,14 @@ export async function run(deps: RunDependencies): Promise<void> {
     failOnError = settings.failOnError;
     report = newReport(settings.mode, settings.dryRun);
     let client: MessagingClient | undefined;
+    let roots: ReadRoots | undefined;
+    const workspace = env.GITHUB_WORKSPACE || process.cwd();
     const ctx: ModeContext = {
       settings,
       info: runInfo(context, env),
       scope: templateScope(context, env, settings.envVars),
-      workspace: env.GITHUB_WORKSPACE || process.cwd(),
+      workspace,
+      readRoots: () => (roots ??= readRoots(workspace, env.RUNNER_TEMP, settings.readDirs)),
       env,
       report,
       log,
@@ -90,13 +95,14 @@ export async function run(deps: RunDependencies): Promise<void> {
   report.notes.push(...log.overflowNotes());
 
   // Outputs and summary before the step's fate, so continue-on-error users can branch on them.
-  writeOutputs(core, report, writeResultsFile(report, env));
-  await writeSummary(core, report);
-  if (report.fatal) core.setFailed(report.fatal);
+  const clean = (text: string) => log.clean(text);
+  writeOutputs(core, report, writeResultsFile(report, env, clean), clean);
+  await writeSummary(core, report, clean);
+  if (report.fatal) core.setFailed(log.clean(report.fatal));
   else if (report.failures.length) {
     const message = report.counts.unknown ? `${report.counts.unknown} unknown: re-run this job to send them again under the same keys (each result in results-file names its key; the first is ${report.idempotencyKey}). ${report.failures.join(' ')}` : report.failures.join(' ');
-    if (failOnError) core.setFailed(message);
-    else core.warning(`${message} (fail-on-error is false: the step succeeds.)`);
+    if (failOnError) core.setFailed(log.clean(message));
+    else core.warning(log.clean(`${message} (fail-on-error is false: the step succeeds.)`));
   } else {
     const c = report.counts;
     log.info(report.dryRun ? 'Dry run complete: nothing was sent.' : report.mode === 'send' || report.mode === 'batch' ? `Done: ${c.sent} sent.` : `Done: ${c.imported} imported.`);

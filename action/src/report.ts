@@ -45,11 +45,19 @@ export interface Counts {
   queued?: number;
 }
 
+/** One labelled value shown under the summary's title (e.g. the rendered subject): data, never markup. */
+export interface Detail {
+  label: string;
+  value: string | number;
+  /** Shown as a code span (paths, ids). */
+  code?: boolean;
+}
+
 export interface Report {
   mode: string;
   dryRun: boolean;
-  /** Shown under the title, e.g. the rendered subject. Already masked. */
-  details: string[];
+  /** Lines shown under the title, each of labelled values. Already masked. */
+  details: Detail[][];
   file?: string;
   rows: Row[];
   jobs: JobRow[];
@@ -97,31 +105,39 @@ export function resultsJson(rows: Row[]): string {
   return `[${entries.join(',')}]`;
 }
 
-/** Every row, uncut, as JSON under RUNNER_TEMP (the runner empties it after the job). '' when unset. */
-export function writeResultsFile(report: Report, env: NodeJS.ProcessEnv): string {
+type Clean = (text: string) => string;
+const same: Clean = (text) => text;
+
+/**
+ * Every row, uncut, as JSON under RUNNER_TEMP (the runner empties it after the job). '' when unset.
+ * `clean` removes the key (in every form) from the JSON text: masking the log does not reach this file.
+ */
+export function writeResultsFile(report: Report, env: NodeJS.ProcessEnv, clean: Clean = same): string {
   const dir = env.RUNNER_TEMP;
   if (!dir) return '';
   const path = join(dir, `messaging-service-results-${randomUUID()}.json`);
   const { mode, counts, jobIds, jobStatus, idempotencyKey, ids } = report;
-  writeFileSync(path, JSON.stringify({ mode, counts, ids, jobIds, jobStatus, idempotencyKey, results: report.rows.map(entryOf), removed: report.removed }, null, 1));
+  writeFileSync(path, clean(JSON.stringify({ mode, counts, ids, jobIds, jobStatus, idempotencyKey, results: report.rows.map(entryOf), removed: report.removed }, null, 1)));
   return path;
 }
 
 const count = (applies: boolean, n: number | undefined) => (applies && n !== undefined ? String(n) : '');
 
-export function writeOutputs(core: CoreLike, report: Report, resultsFile: string): void {
+/** The outputs, each cleaned of the key (in every form): the runner masks only the log, not GITHUB_OUTPUT. */
+export function writeOutputs(core: CoreLike, report: Report, resultsFile: string, clean: Clean = same): void {
   const messages = report.mode === 'send' || report.mode === 'batch';
   const c = report.counts;
-  core.setOutput('ids', JSON.stringify(report.ids.slice(0, MAX_IDS)));
-  core.setOutput('sent', count(messages, c.sent));
-  core.setOutput('imported', count(!messages, c.imported));
-  core.setOutput('failed', String(c.failed));
-  core.setOutput('unknown', String(c.unknown));
-  core.setOutput('not-attempted', String(c.notAttempted));
-  core.setOutput('queued', count(!messages, c.queued));
-  core.setOutput('job-ids', JSON.stringify(report.jobIds));
-  core.setOutput('job-status', report.jobStatus);
-  core.setOutput('results', resultsJson(report.rows));
-  core.setOutput('results-file', resultsFile);
-  core.setOutput('idempotency-key', report.idempotencyKey);
+  const setOutput = (name: string, value: string) => core.setOutput(name, clean(value));
+  setOutput('ids', JSON.stringify(report.ids.slice(0, MAX_IDS)));
+  setOutput('sent', count(messages, c.sent));
+  setOutput('imported', count(!messages, c.imported));
+  setOutput('failed', String(c.failed));
+  setOutput('unknown', String(c.unknown));
+  setOutput('not-attempted', String(c.notAttempted));
+  setOutput('queued', count(!messages, c.queued));
+  setOutput('job-ids', JSON.stringify(report.jobIds));
+  setOutput('job-status', report.jobStatus);
+  setOutput('results', resultsJson(report.rows));
+  setOutput('results-file', resultsFile);
+  setOutput('idempotency-key', report.idempotencyKey);
 }

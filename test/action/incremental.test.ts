@@ -5,7 +5,7 @@
  * syncs the whole file.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { start } from '../../sandbox/server.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -117,5 +117,23 @@ test('a previous version that does not parse falls back to a full sync of the cu
   const r = await sync(repo.dir, 'push', { before: repo.before, after: repo.after });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain(`Full sync: the previous version of contacts.csv (${repo.before.slice(0, 7)}) could not be read`);
+  expect(sandbox.control.ledger().contacts).toHaveLength(10);
+}, 60000);
+
+test('a previous version that was a symlink (git mode 120000) is not followed: full sync, saying why', async () => {
+  const dir = tempDir('incremental-link-');
+  git(dir, 'init', '-q');
+  symlinkSync('/proc/self/environ', join(dir, 'contacts.csv'));
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'link');
+  const before = git(dir, 'rev-parse', 'HEAD');
+  rmSync(join(dir, 'contacts.csv'));
+  writeFileSync(join(dir, 'contacts.csv'), csv(tenRows));
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'file');
+  expect(git(dir, 'ls-tree', before, '--', 'contacts.csv')).toMatch(/^120000 blob /);
+  const r = await sync(dir, 'push', { before, after: git(dir, 'rev-parse', 'HEAD') });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain(`Full sync: contacts.csv was a symbolic link in ${before.slice(0, 7)}, which is not followed.`);
   expect(sandbox.control.ledger().contacts).toHaveLength(10);
 }, 60000);

@@ -1,7 +1,9 @@
 /** The action's pure parts: template rendering, masking, data files with lines, inputs, summary. */
 import { detectFormat, parseRecords } from '../../action/src/data-files.ts';
 import { maskEmail, maskPhone, maskRecipient, maskText } from '../../action/src/mask.ts';
+import { mdCode, mdText } from '../../action/src/markdown.ts';
 import { MAX_RESULTS_BYTES, newReport, resultsJson } from '../../action/src/report.ts';
+import { redactSecretForms, secretForms } from '../../src/secret-forms.ts';
 import { MAX_SUMMARY_BYTES, summaryMarkdown } from '../../action/src/summary.ts';
 import { render } from '../../action/src/template.ts';
 import { templateScope } from '../../action/src/context.ts';
@@ -162,8 +164,30 @@ describe('report', () => {
     const md = summaryMarkdown(report);
     expect(Buffer.byteLength(md)).toBeLessThan(MAX_SUMMARY_BYTES + 4096);
     expect(md).toContain('more rows not shown');
-    expect(md).toContain('bad \\| &lt;b&gt;x&lt;/b&gt; next');
+    expect(md).toContain('bad \\| &lt;b&gt;x&lt;/b&gt; ⏎ next');
     expect(md).not.toContain('<b>');
+  });
+});
+
+describe('summary text and the key', () => {
+  test('text: entities for HTML, backslashes for inline Markdown, one line', () => {
+    expect(mdText('a <b> & *c* [d](e) `f` ~g~ $h$ | i\\\r\nj\u2028k\u202el')).toBe('a &lt;b&gt; &amp; \\*c\\* \\[d\\](e) \\`f\\` \\~g\\~ \\$h\\$ \\| i\\\\ ⏎ j ⏎ kl');
+  });
+
+  test('code spans: fenced one backtick longer than any run inside; pipes escaped in tables', () => {
+    expect(mdCode('a``b')).toBe('```a``b```');
+    expect(mdCode('`x')).toBe('`` `x ``');
+    expect(mdCode('a|b', true)).toBe('`a\\|b`');
+    expect(mdCode('<img>\n')).toBe('`<img> ⏎ `');
+  });
+
+  test('the key in each form it comes back in is redacted, longest first', () => {
+    const key = 'sk_live/"+é x';
+    const forms = secretForms(key);
+    for (const form of [key, 'sk_live/\\"+é x', 'sk_live%2F%22%2B%C3%A9%20x', 'sk_live%2F%22%2B%C3%A9+x', 'sk_live/&quot;+é x', Buffer.from(key).toString('base64'), Buffer.from(key).toString('base64url')]) {
+      expect(forms).toContain(form);
+      expect(redactSecretForms(`<${form}>`, forms)).toBe('<***>');
+    }
   });
 });
 

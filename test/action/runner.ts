@@ -4,7 +4,7 @@
  * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, a workspace with data files and an event JSON.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, tempDir, withDefaults, workspace } from './helpers.ts';
 
@@ -115,12 +115,28 @@ export function stdoutWithoutMaskCommands(stdout: string): string {
     .join('\n');
 }
 
-/** The key must appear nowhere the user can see: outputs, summary, stdout (but ::add-mask::), stderr. */
+/** The forms a key comes back in: as given, inside a JSON string, URL-encoded, base64. */
+export function keyForms(key: string): string[] {
+  return [...new Set([key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), Buffer.from(key).toString('base64')])];
+}
+
+/** Markdown as read: backslash escapes and the HTML entities the summary writes, undone. */
+function asRead(markdown: string): string {
+  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
+  return markdown.replace(/\\([!-/:-@[-`{-~])/g, '$1').replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => entities[e]);
+}
+
+/**
+ * The key must appear nowhere the user can see: outputs, the summary (as written and as read), the
+ * results file, stdout (but ::add-mask::), stderr.
+ */
 export function leaks(result: StepResult, secret: string): string[] {
   const where: string[] = [];
   if (stdoutWithoutMaskCommands(result.stdout).includes(secret)) where.push('stdout');
   if (result.stderr.includes(secret)) where.push('stderr');
   if (Object.values(result.outputs).some((v) => v.includes(secret))) where.push('outputs');
-  if (result.summary.includes(secret)) where.push('summary');
+  if (result.summary.includes(secret) || asRead(result.summary).includes(secret)) where.push('summary');
+  const resultsFile = result.outputs['results-file'];
+  if (resultsFile && existsSync(resultsFile) && readFileSync(resultsFile, 'utf8').includes(secret)) where.push('results-file');
   return where;
 }

@@ -45,6 +45,7 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
   for (const { line, value } of records) {
     const m = message(ctx, value, bodyDefault);
     if (typeof m === 'string') problems.push({ line, message: m });
+    else if (log.holdsSecret(m)) problems.push({ line, message: 'the message holds the API key (in some form): it is never sent' });
     else messages.push(m);
   }
   if (problems.length) {
@@ -57,7 +58,10 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
 
   const { keys, first } = writeKeys(ctx, null, messages, MAX_BATCH_MESSAGES);
   report.idempotencyKey = first;
-  report.details.push(`**File:** \`${file.path}\` · **Messages:** ${messages.length}`);
+  report.details.push([
+    { label: 'File', value: file.path, code: true },
+    { label: 'Messages', value: messages.length },
+  ]);
   const line = (i: number) => records[i].line;
   if (s.dryRun) {
     messages.forEach((m, index) => report.rows.push({ index, line: line(index), recipient: maskRecipient(m.to), status: 'dry-run' }));

@@ -50,7 +50,7 @@ export async function jobMode(ctx: ModeContext): Promise<void> {
   const loaded = s.file ? await readRecords(ctx, 'file', s.file, ['contacts'], 'contact') : undefined;
   if (loaded) report.file = loaded.file.path;
   report.jobIds.push(...ids);
-  report.details.push(`**Jobs:** ${ids.map((id) => `\`${id}\``).join(', ')}${s.wait ? ` · waiting up to ${s.waitTimeoutMs / 1000} s` : ''}`);
+  report.details.push([{ label: 'Jobs', value: ids.join(', '), code: true }, ...(s.wait ? [{ label: 'Waiting up to', value: `${s.waitTimeoutMs / 1000} s` }] : [])]);
   if (s.dryRun) return;
   const deadline = Date.now() + s.waitTimeoutMs;
   const read: Awaited<ReturnType<typeof readJob>>[] = [];

@@ -40,11 +40,18 @@ export async function sendMode(ctx: ModeContext): Promise<void> {
   const subject = s.subject && takesSubject(s.channel) ? renderInput(ctx, 'subject', s.subject) : undefined;
   const content = { channel: s.channel, body, ...(subject !== undefined ? { subject } : {}) };
   const message: SendMessageInput = { ...content, to };
+  report.details.push([
+    { label: 'Channel', value: s.channel },
+    { label: 'Recipients', value: to.length },
+  ]);
+  if (subject !== undefined) report.details.push([{ label: 'Subject', value: log.mask(subject) }]);
+  report.details.push([{ label: 'Body', value: log.mask(body.length > PREVIEW_CHARS ? `${body.slice(0, PREVIEW_CHARS)}…` : body) }]);
+  // After the details: the summary shows (with the key masked) what would have been sent.
+  for (const [name, value] of [['to', to.join('\n')], [input, body], ['subject', subject ?? '']]) {
+    if (log.holdsSecret(value)) throw new InputError(name, 'holds the API key (in some form): it is never sent, so nothing was sent.');
+  }
   const { keys, first } = writeKeys(ctx, content, to, MAX_RECIPIENTS);
   report.idempotencyKey = first;
-  report.details.push(`**Channel:** ${s.channel} · **Recipients:** ${to.length}`);
-  if (subject !== undefined) report.details.push(`**Subject:** ${log.mask(subject)}`);
-  report.details.push(`**Body:** ${log.mask(body.length > PREVIEW_CHARS ? `${body.slice(0, PREVIEW_CHARS)}…` : body).replace(/\r?\n/g, ' ⏎ ')}`);
   if (s.dryRun) {
     to.forEach((r, index) => report.rows.push({ index, recipient: maskRecipient(r), status: 'dry-run' }));
     return;

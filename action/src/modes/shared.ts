@@ -12,6 +12,7 @@ import type { Settings } from '../inputs.ts';
 import type { Log } from '../log.ts';
 import type { Report, Row } from '../report.ts';
 import { render, TemplateError } from '../template.ts';
+import type { ReadRoots } from '../read-paths.ts';
 import { EncodingError, readWorkspaceFile } from '../workspace-files.ts';
 import type { WorkspaceFile } from '../workspace-files.ts';
 
@@ -24,6 +25,8 @@ export interface ModeContext {
   report: Report;
   log: Log;
   client(): MessagingClient;
+  /** Where this run may read files (read-paths.ts), worked out at the first read. */
+  readRoots(): ReadRoots;
   /** One progress line per chunk call, given the word for its items. */
   onChunk(what: string): (event: ChunkEvent) => void;
 }
@@ -38,10 +41,10 @@ export function progressLogger(ctx: ModeContext) {
   return (job: Job): void => ctx.log.info(`Job ${job.id}: ${job.processed}/${job.total} processed, ${job.failed} failed${isJobFinished(job) ? ' — finished' : ''}.`);
 }
 
-/** Reads a workspace file for `input`; an encoding problem is annotated at its line. */
+/** Reads a file for `input` where the run may read; an encoding problem is annotated at its line. */
 export function readFile(ctx: ModeContext, input: string, path: string): WorkspaceFile {
   try {
-    return readWorkspaceFile(ctx.workspace, input, path);
+    return readWorkspaceFile(ctx.readRoots(), ctx.workspace, input, path);
   } catch (error) {
     if (!(error instanceof EncodingError)) throw error;
     ctx.log.annotate('error', error.message, { title: `Cannot read ${input}`, file: error.path, startLine: error.line });

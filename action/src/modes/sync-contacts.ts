@@ -15,6 +15,7 @@ import { diffRows, previousVersion } from '../incremental.ts';
 import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
 import { decodeText, EncodingError } from '../workspace-files.ts';
+import type { WorkspaceFile } from '../workspace-files.ts';
 import { callFailure, errorFields, progressLogger, readRecords, rowLevel, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 
@@ -31,10 +32,15 @@ function lineRange(records: DataRecord[], picked: number[], offset: number, coun
 }
 
 /** Indexes of the rows to send: all of them, or on a push those changed since `before`. */
-async function rowsToSend(ctx: ModeContext, path: string, records: DataRecord[]): Promise<number[]> {
+async function rowsToSend(ctx: ModeContext, file: WorkspaceFile, records: DataRecord[]): Promise<number[]> {
   const all = records.map((_, i) => i);
-  const previous = await previousVersion(ctx.workspace, ctx.info.eventName, (ctx.scope.event ?? {}) as Record<string, unknown>, path);
+  const path = file.path;
+  const previous = await previousVersion(ctx.readRoots().workspace, ctx.info.eventName, (ctx.scope.event ?? {}) as Record<string, unknown>, file.repoPath);
   if (previous.status === 'not-push') return all;
+  if (previous.status === 'not-followed') {
+    ctx.log.info(`Full sync: ${previous.reason}.`);
+    return all;
+  }
   if (previous.status === 'absent-commit') {
     ctx.log.info(`Full sync: ${previous.reason}. To sync only the changed rows, check out with \`fetch-depth: 2\` (actions/checkout).`);
     return all;
@@ -65,11 +71,13 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   if (records.length === 0) throw new InputError('file', `${file.path} holds no contacts.`);
   report.file = file.path;
   for (const r of records) for (const f of ['whatsapp', 'email']) if (typeof r.value[f] === 'string') log.known.add(r.value[f] as string);
+  const holding = records.find((r) => log.holdsSecret(r.value));
+  if (holding) throw new InputError('file', `${file.path}:${holding.line}: the contact holds the API key (in some form): it is never sent. Nothing was sent.`);
 
   const types: AttributeTypes = s.dryRun ? new Map() : attributeTypes(await ctx.client().contactAttributes.list());
   const picked: number[] = [];
   const contacts: ContactInput[] = [];
-  for (const i of await rowsToSend(ctx, file.path, records)) {
+  for (const i of await rowsToSend(ctx, file, records)) {
     const converted = convertAttributes(records[i].value, types);
     if ('contact' in converted) {
       picked.push(i);
@@ -83,7 +91,12 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   const { keys, first } = writeKeys(ctx, { file: file.path }, contacts, MAX_IMPORT_CONTACTS);
   report.idempotencyKey = contacts.length ? first : '';
   report.counts.queued = 0;
-  report.details.push(`**File:** \`${file.path}\` · **Contacts:** ${records.length} · **Sent:** ${contacts.length} · **Jobs:** ${chunks} (≤ ${MAX_IMPORT_CONTACTS} contacts each)`);
+  report.details.push([
+    { label: 'File', value: file.path, code: true },
+    { label: 'Contacts', value: records.length },
+    { label: 'Sent', value: contacts.length },
+    { label: 'Jobs', value: `${chunks} (≤ ${MAX_IMPORT_CONTACTS} contacts each)` },
+  ]);
 
   if (s.dryRun || contacts.length === 0) {
     for (let c = 0; c < chunks; c++) {
