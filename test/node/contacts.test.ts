@@ -115,11 +115,17 @@ test('Contact Attribute → Get Many and Account → Get (one result set per inp
 	expect(account.outputs[0]![0]!.json).toMatchObject({ id: 'acc_demo', rate_limit: 600 });
 });
 
-test('execute() of list and import operations returns pairedItem on every item', async () => {
+test('execute() of list and import operations pairs every output item with the input it came from', async () => {
 	await runNode({ parameters: importParameters, items: contacts(3), credentials: credentialsFor(sb) });
-	const check = (out: INodeExecutionData[][]) => out[0]!.every((item) => item.pairedItem !== undefined);
-	expect(check(await executeDirectly({ parameters: { resource: 'contact', operation: 'getAll', limit: 50 }, items: [{}, {}], credentials: credentialsFor(sb) }))).toBe(true);
-	expect(check(await executeDirectly({ parameters: importParameters, items: contacts(2, 10), credentials: credentialsFor(sb) }))).toBe(true);
-	expect(check(await executeDirectly({ parameters: { resource: 'contactAttribute', operation: 'getAll' }, items: [{}], credentials: credentialsFor(sb) }))).toBe(true);
-	expect(check(await executeDirectly({ parameters: { resource: 'account', operation: 'get' }, items: [{}], credentials: credentialsFor(sb) }))).toBe(true);
+	const pairing = (out: INodeExecutionData[][]) => out[0]!.map((item) => item.pairedItem);
+	// Every input item gets the whole list, paired with that item.
+	const listed = await executeDirectly({ parameters: { resource: 'contact', operation: 'getAll', limit: 50 }, items: [{}, {}], credentials: credentialsFor(sb) });
+	expect(pairing(listed)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }, { item: 1 }]);
+	// One summary for the import, paired with every row it carried.
+	const imported = await executeDirectly({ parameters: importParameters, items: contacts(2, 10), credentials: credentialsFor(sb) });
+	expect(pairing(imported)).toEqual([[{ item: 0 }, { item: 1 }]]);
+	const attributes = await executeDirectly({ parameters: { resource: 'contactAttribute', operation: 'getAll' }, items: [{}], credentials: credentialsFor(sb) });
+	expect(pairing(attributes)).toEqual([{ item: 0 }, { item: 0 }]);
+	const account = await executeDirectly({ parameters: { resource: 'account', operation: 'get' }, items: [{}, {}], credentials: credentialsFor(sb) });
+	expect(pairing(account)).toEqual([{ item: 0 }, { item: 1 }]);
 });
