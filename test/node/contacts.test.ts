@@ -5,7 +5,7 @@ import type { Sandbox } from '../../sandbox/server.ts';
 import type { INodeExecutionData } from 'n8n-workflow';
 import { useVirtualTime, waitedMs, waits } from './virtual-time.ts';
 
-jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: (ms: number) => require('./virtual-time.ts').virtualSleep(ms) }));
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: (ms: number) => jest.requireActual<typeof import('./virtual-time.ts')>('./virtual-time.ts').virtualSleep(ms) }));
 useVirtualTime();
 
 let sb: Sandbox;

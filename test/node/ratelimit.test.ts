@@ -3,7 +3,7 @@ import { runNode } from './harness.ts';
 import { batchParameters, credentialsFor, pairedIndex, people, startSandbox, shownError } from './support.ts';
 import { useVirtualTime, waits } from './virtual-time.ts';
 
-jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: (ms: number) => require('./virtual-time.ts').virtualSleep(ms) }));
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: (ms: number) => jest.requireActual<typeof import('./virtual-time.ts')>('./virtual-time.ts').virtualSleep(ms) }));
 useVirtualTime();
 const clock = () => Date.now();
 

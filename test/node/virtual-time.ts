@@ -3,7 +3,7 @@
  * (timers and IO stay real, so HTTP works), and n8n-workflow's `sleep`, through which the node does all
  * its waiting, moves that Date instead of waiting and records the wait. A suite opts in with both:
  *
- *   jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: (ms: number) => require('./virtual-time.ts').virtualSleep(ms) }));
+ *   jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: (ms: number) => jest.requireActual<typeof import('./virtual-time.ts')>('./virtual-time.ts').virtualSleep(ms) }));
  *   useVirtualTime();
  *
  * and starts its sandbox with `clock: () => Date.now()`, so rate windows, Retry-After and jobs run on
