@@ -83,7 +83,7 @@ export const phone = (i: number): string => `+49151${String(1000000 + i)}`;
  * A sandbox for the enclosing suite (on `clock` when given): started before its tests, closed after,
  * and reset before each test. The returned object reads through to the running sandbox.
  */
-export function useSandbox(config?: SandboxConfigInput, options: { resetEach?: boolean; clock?: VirtualClock } = {}): Sandbox {
+export function useSandbox(config?: SandboxConfigInput, options: { clock?: VirtualClock } = {}): Sandbox {
   let started: Sandbox | undefined;
   const running = (): Sandbox => {
     if (!started) throw new Error('the sandbox is not started yet (use it inside a test)');
@@ -93,7 +93,7 @@ export function useSandbox(config?: SandboxConfigInput, options: { resetEach?: b
     started = await boot(config, options.clock);
   });
   afterAll(() => started?.close());
-  if (options.resetEach !== false) beforeEach(() => running().control.reset());
+  beforeEach(() => running().control.reset());
   return {
     get url() {
       return running().url;
