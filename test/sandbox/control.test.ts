@@ -1,6 +1,6 @@
 /** The /__sandbox control routes, start() options, the demo config and the CLI. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoConfig, demoKeys, start } from '../../sandbox/server.ts';
@@ -79,15 +79,19 @@ test('start(): config from a JSON file, extends_demo false, bad config throws', 
   const dir = mkdtempSync(join(tmpdir(), 'sbx-'));
   const file = join(dir, 'c.json');
   writeFileSync(file, JSON.stringify({ extends_demo: false, accounts: [{ id: 'acc_f', name: 'F', credits: 1 }], keys: [{ key: 'sk_f', account: 'acc_f', scopes: ['messages:write'], label: 'f' }] }));
-  const s2 = await start({ port: 0, config: file });
   try {
-    expect((await call(s2, 'GET', '/account', { key: 'sk_f' })).body.data.id).toBe('acc_f');
-    expectError(await call(s2, 'GET', '/account'), 401, 'invalid_api_key');
+    const s2 = await start({ port: 0, config: file });
+    try {
+      expect((await call(s2, 'GET', '/account', { key: 'sk_f' })).body.data.id).toBe('acc_f');
+      expectError(await call(s2, 'GET', '/account'), 401, 'invalid_api_key');
+    } finally {
+      await s2.close();
+    }
+    await expect(start({ port: 0, config: { window_seconds: -1 } })).rejects.toThrow(/window_seconds/);
+    await expect(start({ port: 0, config: join(dir, 'missing.json') })).rejects.toThrow(/cannot read/);
   } finally {
-    await s2.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-  await expect(start({ port: 0, config: { window_seconds: -1 } })).rejects.toThrow(/window_seconds/);
-  await expect(start({ port: 0, config: join(dir, 'missing.json') })).rejects.toThrow(/cannot read/);
 });
 
 test('demo config: a key for every documented failure, each listed in the demo keys table', () => {
