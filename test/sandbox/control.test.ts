@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoConfig, demoKeys, start } from '../../sandbox/server.ts';
 import { call, em, expectError, ledger, summary, wa, useSandbox } from './helpers.ts';
+import { VirtualClock } from './virtual-clock.ts';
 
-const sb = useSandbox({ job_rows_per_second: 0 });
+const clock = new VirtualClock();
+const sb = useSandbox({ job_rows_per_second: 0 }, { clock });
 
 test('ledger: messages, jobs, contacts and the request count', async () => {
   const r = await call(sb, 'POST', '/messages/batch', { body: { messages: [wa(), em()] } });
@@ -24,7 +26,7 @@ test('ledger: messages, jobs, contacts and the request count', async () => {
 test('ledger reads advance jobs (progress is computed when observed)', async () => {
   await call(sb, 'POST', '/contacts/bulk', { body: { contacts: [{ email: 'a@example.com' }, { email: 'b@example.com' }] } });
   sb.control.configure({ job_rows_per_second: 1_000_000 });
-  await new Promise((r) => setTimeout(r, 5));
+  clock.advance(1);
   const l = await ledger(sb);
   expect(l.jobs[0]).toMatchObject({ status: 'completed', processed: 2 });
   expect(l.contacts.map((c: any) => c.email)).toEqual(['a@example.com', 'b@example.com']);
