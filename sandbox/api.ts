@@ -29,9 +29,9 @@ export interface ApiRequest {
 }
 
 /** How a `slow` fault holds a request: real time unless the sandbox was started with an injected sleep. */
-export type Hold = (ms: number) => Promise<void>;
+type Hold = (ms: number) => Promise<void>;
 
-export const realHold: Hold = (ms) => new Promise((r) => setTimeout(r, ms));
+const realHold: Hold = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** One line for the inbox: what a successful write did. */
 function describeWrite(r: Reply): string {
