@@ -28,9 +28,10 @@ export interface ApiRequest {
   body: RawBody;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
+/** How a `slow` fault holds a request: real time unless the sandbox was started with an injected sleep. */
+type Hold = (ms: number) => Promise<void>;
+
+const realHold: Hold = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** One line for the inbox: what a successful write did. */
 function describeWrite(r: Reply): string {
@@ -64,7 +65,7 @@ function runRoute(state: State, route: Route, ctx: Ctx, body: Record<string, unk
   }
 }
 
-export function apiHandler(state: State, faults: Faults): (r: ApiRequest) => Promise<void> {
+export function apiHandler(state: State, faults: Faults, hold: Hold = realHold): (r: ApiRequest) => Promise<void> {
   const fail = state.fail;
   return async ({ req, res, requestId, segs, query, body: rawBody }) => {
     const method = req.method ?? 'GET';
@@ -149,7 +150,7 @@ export function apiHandler(state: State, faults: Faults): (r: ApiRequest) => Pro
     const internal = (message: string): void => reply(fail(500, err(T.api, 'internal_error', message)), rl);
     const slow = (ms: number): Promise<void> => {
       note('fault', 0, `injected slow: held ${ms} ms`);
-      return sleep(ms);
+      return hold(ms);
     };
     if (fault?.kind === 'rate_limit_429') {
       const retry = fault.retry_after ?? rate!.retryAfter;

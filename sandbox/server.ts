@@ -36,6 +36,8 @@ export interface StartOptions {
   idempotencyTtl?: number;
   /** Milliseconds since the epoch; tests inject one to move time (rate windows, idempotency retention, jobs). */
   clock?: () => number;
+  /** How a `slow` fault holds a request (default: a real timer); tests inject one that moves `clock`. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface Sandbox {
@@ -57,7 +59,7 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
   const state = new State(options.idempotencyTtl === undefined ? config : mergeConfig(config, { idempotency_retention_seconds: options.idempotencyTtl }), options.clock);
   const faults = new Faults();
   const control = createControl(state, faults);
-  const api = apiHandler(state, faults);
+  const api = apiHandler(state, faults, options.sleep);
   const guard = new ControlGuard(state.fail, controlToken, host);
   const controlRoutes = controlHandler(state, control, guard);
   const inbox = new Inbox(state, guard);
@@ -75,6 +77,9 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
 
   function onRequest(req: IncomingMessage, res: ServerResponse): void {
     const requestId = newId('req');
+    // The Date header reads the sandbox's clock, as X-RateLimit-Reset does: a client estimating the
+    // server's clock from it must see the same time the windows are counted on.
+    res.setHeader('Date', new Date(state.now()).toUTCString());
     dispatch(req, res, requestId).catch((e: unknown) => {
       console.error(`[sandbox] ${requestId} ${req.method} ${req.url}: unexpected error`, e);
       if (res.headersSent || res.destroyed) return;

@@ -92,7 +92,8 @@ export class Jobs {
       }
       const earned = job.carry + (elapsed * rps) / 1000;
       const remaining = job.total - job.processed;
-      const n = Math.min(remaining, Math.floor(earned));
+      // The carry is a float sum: 0.8 + 0.2 can come to 0.9999…; a row due on the millisecond is due.
+      const n = Math.min(remaining, Math.floor(earned + 1e-9));
       if (n >= remaining) {
         const doneAt = job.lastMs + ((remaining - job.carry) * 1000) / rps;
         for (let i = 0; i < n; i++) this.processRow(job, now);
@@ -104,7 +105,7 @@ export class Jobs {
       } else {
         for (let i = 0; i < n; i++) this.processRow(job, now);
         if (n > 0) progressed = true;
-        job.carry = earned - n;
+        job.carry = Math.max(0, earned - n);
         if (job.processed > 0) job.status = 'processing';
       }
       job.lastMs = now;

@@ -10,6 +10,7 @@ import type { Sandbox } from '../../sandbox/server.ts';
 import { run } from '../../action/src/main.ts';
 import type { ContextLike } from '../../action/src/types.ts';
 import { context, fakeCore, RELEASE_EVENT, workspace } from './helpers.ts';
+import { VirtualClock } from '../sandbox/virtual-clock.ts';
 import type { FakeCore } from './helpers.ts';
 
 const KEY = 'sk_test_demo_ok';
@@ -27,14 +28,26 @@ afterAll(async () => {
 });
 beforeEach(() => sandbox.control.reset());
 
-async function act(inputs: Record<string, string>, options: { files?: Record<string, string>; ctx?: Partial<ContextLike>; payload?: Record<string, unknown>; key?: string } = {}): Promise<FakeCore> {
+interface ActOptions {
+  files?: Record<string, string>;
+  ctx?: Partial<ContextLike>;
+  payload?: Record<string, unknown>;
+  key?: string;
+  /** Another sandbox and the clock both it and the client run on. */
+  on?: { sandbox: Sandbox; clock: VirtualClock };
+}
+
+async function act(inputs: Record<string, string>, options: ActOptions = {}): Promise<FakeCore> {
   const { dir } = workspace(options.files ?? {});
-  const core = fakeCore({ 'api-key': options.key ?? KEY, 'base-url': sandbox.url, ...inputs });
+  const target = options.on?.sandbox ?? sandbox;
+  const core = fakeCore({ 'api-key': options.key ?? KEY, 'base-url': target.url, ...inputs });
+  const runtime = nodeRuntime(undiciTransport({ dispatcher }));
+  const clock = options.on?.clock;
   await run({
     core,
     context: context(options.payload ?? RELEASE_EVENT, options.ctx),
     env: { GITHUB_WORKSPACE: dir, GITHUB_REPOSITORY: 'acme/shop', DEPLOY_ENV: 'production' },
-    runtime: nodeRuntime(undiciTransport({ dispatcher })),
+    runtime: clock ? { ...runtime, now: clock.now, sleep: clock.sleep } : runtime,
   });
   return core;
 }
@@ -233,13 +246,25 @@ test('dry run: validates and renders, writes the summary, calls nothing (no key 
   expect(sandbox.control.ledger().requests).toBe(0);
 });
 
-test('a 429 storm is ridden out by the client; the summary counts the waits', async () => {
-  sandbox.control.addFault({ route: 'POST /v1/messages', kind: 'rate_limit_429', count: 3, retry_after: 1 });
-  const core = await act(SEND);
-  expect(core.failed).toBeUndefined();
-  expect(core.outputs.sent).toBe('2');
-  expect(sandbox.control.ledger().messages).toHaveLength(2);
-  // Three Retry-After waits; a pacing wait to the window's end may come on top on a loaded machine.
-  expect(core.logs.filter((l) => l.includes('the service answered 429 with Retry-After'))).toHaveLength(3);
-  expect(core.summaryText).toMatch(/Waited [3-9] time\(s\) for the rate window/);
-}, 30000);
+test('a 429 storm is ridden out by the client; the summary counts the waits (virtual clock)', async () => {
+  const clock = new VirtualClock(Date.UTC(2030, 0, 1, 0, 0, 0, 250));
+  const stormy = await start({ port: 0, config: { window_seconds: 2 }, clock: clock.now });
+  try {
+    stormy.control.addFault({ route: 'POST /v1/messages', kind: 'rate_limit_429', count: 3, retry_after: 1 });
+    const started = clock.now();
+    const core = await act(SEND, { on: { sandbox: stormy, clock } });
+    expect(core.failed).toBeUndefined();
+    expect(core.outputs.sent).toBe('2');
+    expect(stormy.control.ledger().messages).toHaveLength(2);
+    expect(core.logs.filter((l) => l.includes('the service answered 429 with Retry-After'))).toHaveLength(3);
+    // Each 429 was waited out for its Retry-After of 1 s (plus at most a fair slot of the 600-per-2 s
+    // window as jitter), and nothing else was waited: the summary reports exactly that.
+    expect(clock.sleeps).toHaveLength(3);
+    for (const ms of clock.sleeps) expect(ms).toBeGreaterThanOrEqual(1000);
+    for (const ms of clock.sleeps) expect(ms).toBeLessThanOrEqual(1000 + 2000 / 600);
+    expect(clock.now() - started).toBeCloseTo(clock.sleeps.reduce((a, b) => a + b, 0), 3);
+    expect(core.summaryText).toContain('Waited 3 time(s) for the rate window, 3.0 s in all.');
+  } finally {
+    await stormy.close();
+  }
+});

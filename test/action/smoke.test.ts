@@ -37,10 +37,6 @@ const SEND = {
   body: '{{ event.release.name }}: {{ event.release.html_url }} (run {{ run.url }})',
 };
 
-test('runs under Node 24', () => {
-  expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(24);
-});
-
 test('sync-contacts then send to those contacts; a re-run (attempt 2) duplicates nothing', async () => {
   const sync = await step({ mode: 'sync-contacts', file: 'contacts.csv' }, { files: { 'contacts.csv': CONTACTS } });
   expect(sync.stderr).toBe('');

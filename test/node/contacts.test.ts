@@ -3,10 +3,14 @@ import { executeDirectly, runNode } from './harness.ts';
 import { credentialsFor, pairedIndex, startSandbox, shownError } from './support.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 import type { INodeExecutionData } from 'n8n-workflow';
+import { useVirtualTime, waitedMs, waits } from './virtual-time.ts';
+
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: (ms: number) => jest.requireActual<typeof import('./virtual-time.ts')>('./virtual-time.ts').virtualSleep(ms) }));
+useVirtualTime();
 
 let sb: Sandbox;
 beforeAll(async () => {
-	sb = await startSandbox();
+	sb = await startSandbox(undefined, () => Date.now());
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.control.reset());
@@ -66,13 +70,18 @@ test('Job → Wait past its timeout fails with wait_timeout (routed with continu
 	const queued = await runNode({ parameters: { ...importParameters, waitForCompletion: false }, items: contacts(2), credentials: credentialsFor(sb) });
 	const id = queued.outputs[0]![0]!.json.id as string;
 	const started = Date.now();
+	waits.length = 0;
 	const failed = await runNode({ parameters: { resource: 'job', operation: 'wait', jobId: id, timeoutSeconds: 1 }, items: [{}], credentials: credentialsFor(sb) });
-	expect(Date.now() - started).toBeLessThan(5000);
+	// It waited out its 1 s on the clock, and not a millisecond more.
+	expect(waitedMs()).toBeCloseTo(1000, 3);
+	expect(Date.now() - started).toBeCloseTo(1000, 3);
 	expect(shownError(failed.error)).toMatch(new RegExp(`^wait_timeout: Job ${id} did not finish within 1 s .*\\(0 of 2 rows processed\\).* — item 0$`));
 	const routed = await runNode({ parameters: { resource: 'job', operation: 'wait', jobId: id, timeoutSeconds: 1 }, items: [{}], credentials: credentialsFor(sb), onError: 'continueErrorOutput' });
 	expect(routed.outputs[1]![0]!.json.details).toMatchObject({ code: 'wait_timeout' });
 
+	waits.length = 0;
 	const importing = await runNode({ parameters: { ...importParameters, waitTimeoutSeconds: 1 }, items: contacts(3), credentials: credentialsFor(sb) });
+	expect(waitedMs()).toBeCloseTo(1000, 3);
 	expect(shownError(importing.error)).toMatch(/^wait_timeout: 1 of 1 import jobs did not finish within 1 s.* \(job_\w+\); they keep running on the service\. Raise the timeout, or check the jobs later with Job → Wait\. — item 0$/);
 });
 
@@ -106,11 +115,17 @@ test('Contact Attribute → Get Many and Account → Get (one result set per inp
 	expect(account.outputs[0]![0]!.json).toMatchObject({ id: 'acc_demo', rate_limit: 600 });
 });
 
-test('execute() of list and import operations returns pairedItem on every item', async () => {
+test('execute() of list and import operations pairs every output item with the input it came from', async () => {
 	await runNode({ parameters: importParameters, items: contacts(3), credentials: credentialsFor(sb) });
-	const check = (out: INodeExecutionData[][]) => out[0]!.every((item) => item.pairedItem !== undefined);
-	expect(check(await executeDirectly({ parameters: { resource: 'contact', operation: 'getAll', limit: 50 }, items: [{}, {}], credentials: credentialsFor(sb) }))).toBe(true);
-	expect(check(await executeDirectly({ parameters: importParameters, items: contacts(2, 10), credentials: credentialsFor(sb) }))).toBe(true);
-	expect(check(await executeDirectly({ parameters: { resource: 'contactAttribute', operation: 'getAll' }, items: [{}], credentials: credentialsFor(sb) }))).toBe(true);
-	expect(check(await executeDirectly({ parameters: { resource: 'account', operation: 'get' }, items: [{}], credentials: credentialsFor(sb) }))).toBe(true);
+	const pairing = (out: INodeExecutionData[][]) => out[0]!.map((item) => item.pairedItem);
+	// Every input item gets the whole list, paired with that item.
+	const listed = await executeDirectly({ parameters: { resource: 'contact', operation: 'getAll', limit: 50 }, items: [{}, {}], credentials: credentialsFor(sb) });
+	expect(pairing(listed)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }, { item: 1 }]);
+	// One summary for the import, paired with every row it carried.
+	const imported = await executeDirectly({ parameters: importParameters, items: contacts(2, 10), credentials: credentialsFor(sb) });
+	expect(pairing(imported)).toEqual([[{ item: 0 }, { item: 1 }]]);
+	const attributes = await executeDirectly({ parameters: { resource: 'contactAttribute', operation: 'getAll' }, items: [{}], credentials: credentialsFor(sb) });
+	expect(pairing(attributes)).toEqual([{ item: 0 }, { item: 0 }]);
+	const account = await executeDirectly({ parameters: { resource: 'account', operation: 'get' }, items: [{}, {}], credentials: credentialsFor(sb) });
+	expect(pairing(account)).toEqual([{ item: 0 }, { item: 1 }]);
 });

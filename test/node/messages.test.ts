@@ -78,11 +78,14 @@ test('Send Batch without continue-on-fail: an element failure stops the node; th
 	expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '422' });
 });
 
-test('Send Batch: a whole-call failure after a chunk went out says how many went out (402 after 500 of 1,200)', async () => {
-	sb.control.configure({ accounts: [{ id: 'acc_demo', credits: 600 }] });
-	const { error } = await runNode({ parameters: batchParameters, items: people(1200), credentials: credentialsFor(sb) });
-	expect(sb.control.ledger().messages).toHaveLength(500);
-	expect(shownError(error)).toMatch(/^insufficient_credits: .+ top up, then retry the identical call\..* — 1200 messages: 500 sent(, \d+ failed)?(, \d+ not attempted)?; item (500|1000)$/);
+test('Send Batch: a 402 after chunks went out says how many went out, failed and were not attempted (credit for 1,000 of 2,200)', async () => {
+	// Five chunks (500 × 4, 200), two in flight at a time. Chunks 0 and 1 fit the credit whichever lands
+	// first; chunks 2 and 3 start only when they are back and are both refused (402: nothing sent);
+	// chunk 4 starts only after one of those refusals, so the run has stopped: not attempted.
+	sb.control.configure({ accounts: [{ id: 'acc_demo', credits: 1000 }] });
+	const { error } = await runNode({ parameters: batchParameters, items: people(2200), credentials: credentialsFor(sb) });
+	expect(sb.control.ledger().messages).toHaveLength(1000);
+	expect(shownError(error)).toMatch(/^insufficient_credits: .+ top up, then retry the identical call\..* — 2200 messages: 1000 sent, 1000 failed, 200 not attempted; item 1000$/);
 	expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '402' });
 });
 

@@ -5,7 +5,8 @@
  * analyzePackage on the packed tarball and on the sources) must both pass: `npm test` covers them.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
@@ -14,9 +15,9 @@ const root = join(__dirname, '..', '..');
 const { NODE_ENV: _jestNodeEnv, ...parentEnv } = process.env;
 const env = { ...parentEnv, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
 
-function npmRun(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function npmRun(script: string, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
-		execFile('npm', ['run', '--silent', script], { cwd: root, env, maxBuffer: 32 * 1024 * 1024, timeout: 240_000 }, (error, stdout, stderr) => {
+		execFile('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], { cwd: root, env, maxBuffer: 32 * 1024 * 1024, timeout: 240_000 }, (error, stdout, stderr) => {
 			resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
 		});
 	});
@@ -38,9 +39,16 @@ test('npm run lint:n8n: n8n-node lint (strict: n8n\'s default eslint config) fin
 }, 240_000);
 
 test('npm run lint:package passes: package rules, the scanner on the packed tarball and on the sources', async () => {
-	const result = await npmRun('lint:package');
-	const summary = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}');
-	if (result.code !== 0 || !summary.ok) throw new Error(`npm run lint:package failed:\n${result.stdout}\n${result.stderr}`);
-	expect(summary).toMatchObject({ ok: true, packageProblems: [], tarballScan: true, sourceScan: true });
-	expect(summary.jsFiles).toBeGreaterThan(20);
+	// The packed tarball goes to a folder of ours, removed afterwards (by default it stays in the temp dir).
+	const out = mkdtempSync(join(tmpdir(), 'n8n-pack-'));
+	try {
+		const result = await npmRun('lint:package', ['--out', out]);
+		const summary = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}');
+		if (result.code !== 0 || !summary.ok) throw new Error(`npm run lint:package failed:\n${result.stdout}\n${result.stderr}`);
+		expect(summary).toMatchObject({ ok: true, packageProblems: [], tarballScan: true, sourceScan: true });
+		expect(summary.tarball.startsWith(out)).toBe(true);
+		expect(summary.jsFiles).toBeGreaterThan(20);
+	} finally {
+		rmSync(out, { recursive: true, force: true });
+	}
 }, 240_000);

@@ -4,8 +4,9 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 export const DEMO_KEY = 'sk_test_demo_ok';
 
-export async function startSandbox(config?: SandboxConfigInput): Promise<Sandbox> {
-	return await start({ port: 0, config: { job_rows_per_second: 5000, ...config } });
+/** A sandbox for a node suite; on `clock` when given (see virtual-time.ts). */
+export async function startSandbox(config?: SandboxConfigInput, clock?: () => number): Promise<Sandbox> {
+	return await start({ port: 0, config: { job_rows_per_second: 5000, ...config }, clock });
 }
 
 export function credentialsFor(sb: Sandbox, apiKey = DEMO_KEY) {

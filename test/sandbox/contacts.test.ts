@@ -1,20 +1,22 @@
 /** §3/§4 bulk import jobs, GET /jobs/{id}, GET /contacts pagination, GET /contact-attributes, GET /account. */
 import type { Sandbox } from '../../sandbox/server.ts';
-import { boot, call, expectError, ledger, many, phone, sleep, useSandbox } from './helpers.ts';
+import { boot, call, expectError, ledger, many, phone, useSandbox } from './helpers.ts';
+import { VirtualClock } from './virtual-clock.ts';
 
 const bulk = (sb: Sandbox, contacts: unknown, key?: string, idem?: string) => call(sb, 'POST', '/contacts/bulk', { body: { contacts }, key, idem });
 
-async function waitJob(sb: Sandbox, id: string, key?: string): Promise<any> {
-  for (let i = 0; i < 200; i++) {
-    const j = (await call(sb, 'GET', `/jobs/${id}`, { key })).body.data;
-    if (j.status === 'completed') return j;
-    await sleep(20);
-  }
-  throw new Error('job did not complete');
+/** Jobs run on the sandbox's clock: a minute passes, then the job must have completed. */
+async function finishJob(sb: Sandbox, clock: VirtualClock, id: string): Promise<any> {
+  clock.advance(60_000);
+  const j = (await call(sb, 'GET', `/jobs/${id}`)).body.data;
+  expect(j.status).toBe('completed');
+  return j;
 }
 
 describe('§4 POST /contacts/bulk and the job', () => {
-  const sb = useSandbox({ job_rows_per_second: 0 });
+  const clock = new VirtualClock();
+  const sb = useSandbox({ job_rows_per_second: 0 }, { clock });
+  const waitJob = (_sb: Sandbox, id: string) => finishJob(sb, clock, id);
 
   test('§4 202 with a queued job; nothing created when it returns', async () => {
     const r = await bulk(sb, [{ first_name: 'Ana', email: 'ana@example.com' }, { whatsapp: '+4915112345678' }]);
@@ -34,23 +36,23 @@ describe('§4 POST /contacts/bulk and the job', () => {
     expect(j.body.data.status).toBe('queued');
   });
 
-  test('§3 the job progresses queued → processing → completed; contacts appear only as it runs', async () => {
+  test('§3 the job progresses queued → processing → completed; contacts appear only as it runs (sandbox clock)', async () => {
     const contacts = many(100, (i) => ({ first_name: `C${i}`, whatsapp: phone(i) }));
     const r = await bulk(sb, contacts);
     const id = r.body.data.id;
-    sb.control.configure({ job_rows_per_second: 200 }); // 100 rows take ~500 ms
-    await sleep(100);
+    const createdAt = clock.now();
+    sb.control.configure({ job_rows_per_second: 200 }); // 100 rows take 500 ms
+    clock.advance(100);
     const mid = (await call(sb, 'GET', `/jobs/${id}`)).body.data;
-    expect(mid.status).toBe('processing');
-    expect(mid.processed).toBeGreaterThan(0);
-    expect(mid.processed).toBeLessThan(100);
-    expect(mid.completed_at).toBeNull();
-    const listed = (await call(sb, 'GET', '/contacts?limit=100')).body.data.length;
-    expect(listed).toBeGreaterThanOrEqual(mid.processed);
-    expect(listed).toBeLessThan(100);
-    const done = await waitJob(sb, id);
+    expect(mid).toMatchObject({ status: 'processing', processed: 20, completed_at: null });
+    expect((await call(sb, 'GET', '/contacts?limit=100')).body.data).toHaveLength(20);
+    clock.advance(399);
+    expect((await call(sb, 'GET', `/jobs/${id}`)).body.data).toMatchObject({ status: 'processing', processed: 99 });
+    clock.advance(1);
+    const done = (await call(sb, 'GET', `/jobs/${id}`)).body.data;
     expect(done).toMatchObject({ status: 'completed', total: 100, processed: 100, failed: 0, errors: [] });
-    expect(Date.parse(done.completed_at) - Date.parse(done.created_at)).toBeGreaterThanOrEqual(400);
+    expect(Date.parse(done.completed_at) - Date.parse(done.created_at)).toBe(500);
+    expect(Date.parse(done.created_at)).toBe(createdAt);
     expect((await ledger(sb)).contacts).toHaveLength(100);
   });
 
@@ -123,20 +125,24 @@ describe('§4 POST /contacts/bulk and the job', () => {
 
   test('§4 jobs stay queued while job speed is 0 and complete after the speed is raised via /__sandbox/config', async () => {
     const id = (await bulk(sb, [{ email: 'a@example.com' }, { email: 'b@example.com' }])).body.data.id;
-    await sleep(60);
+    clock.advance(3_600_000);
     expect((await call(sb, 'GET', `/jobs/${id}`)).body.data).toMatchObject({ status: 'queued', processed: 0 });
     await call(sb, 'POST', '/__sandbox/config', { key: null, body: { job_rows_per_second: 1000 } });
-    const job = await waitJob(sb, id);
-    expect(job.completed_at).not.toBeNull();
+    clock.advance(2);
+    const job = (await call(sb, 'GET', `/jobs/${id}`)).body.data;
+    expect(job).toMatchObject({ status: 'completed', processed: 2 });
+    expect(Date.parse(job.completed_at)).toBe(clock.now());
     expect((await ledger(sb)).contacts).toHaveLength(2);
   });
 });
 
 describe('§4 GET /contacts pagination', () => {
+  // One read-only fixture for the suite: its tests only read, so their order does not matter.
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await boot({ job_rows_per_second: 1_000_000 });
-    await waitJob(sb, (await bulk(sb, many(250, (i) => ({ first_name: `P${i}`, whatsapp: phone(i) })))).body.data.id);
+    const clock = new VirtualClock();
+    sb = await boot({ job_rows_per_second: 1_000_000 }, clock);
+    await finishJob(sb, clock, (await bulk(sb, many(250, (i) => ({ first_name: `P${i}`, whatsapp: phone(i) })))).body.data.id);
   });
   afterAll(async () => {
     await sb.close();
@@ -202,7 +208,7 @@ describe('§4 GET /contacts pagination', () => {
 });
 
 describe('§4 GET /contact-attributes and GET /account', () => {
-  const sb = useSandbox(undefined, { resetEach: false });
+  const sb = useSandbox();
   test('§4.5 GET /contact-attributes returns { data } without meta', async () => {
     const r = await call(sb, 'GET', '/contact-attributes');
     expect(r.status).toBe(200);

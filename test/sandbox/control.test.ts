@@ -1,12 +1,14 @@
 /** The /__sandbox control routes, start() options, the demo config and the CLI. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoConfig, demoKeys, start } from '../../sandbox/server.ts';
 import { call, em, expectError, ledger, summary, wa, useSandbox } from './helpers.ts';
+import { VirtualClock } from './virtual-clock.ts';
 
-const sb = useSandbox({ job_rows_per_second: 0 });
+const clock = new VirtualClock();
+const sb = useSandbox({ job_rows_per_second: 0 }, { clock });
 
 test('ledger: messages, jobs, contacts and the request count', async () => {
   const r = await call(sb, 'POST', '/messages/batch', { body: { messages: [wa(), em()] } });
@@ -24,7 +26,7 @@ test('ledger: messages, jobs, contacts and the request count', async () => {
 test('ledger reads advance jobs (progress is computed when observed)', async () => {
   await call(sb, 'POST', '/contacts/bulk', { body: { contacts: [{ email: 'a@example.com' }, { email: 'b@example.com' }] } });
   sb.control.configure({ job_rows_per_second: 1_000_000 });
-  await new Promise((r) => setTimeout(r, 5));
+  clock.advance(1);
   const l = await ledger(sb);
   expect(l.jobs[0]).toMatchObject({ status: 'completed', processed: 2 });
   expect(l.contacts.map((c: any) => c.email)).toEqual(['a@example.com', 'b@example.com']);
@@ -79,15 +81,19 @@ test('start(): config from a JSON file, extends_demo false, bad config throws', 
   const dir = mkdtempSync(join(tmpdir(), 'sbx-'));
   const file = join(dir, 'c.json');
   writeFileSync(file, JSON.stringify({ extends_demo: false, accounts: [{ id: 'acc_f', name: 'F', credits: 1 }], keys: [{ key: 'sk_f', account: 'acc_f', scopes: ['messages:write'], label: 'f' }] }));
-  const s2 = await start({ port: 0, config: file });
   try {
-    expect((await call(s2, 'GET', '/account', { key: 'sk_f' })).body.data.id).toBe('acc_f');
-    expectError(await call(s2, 'GET', '/account'), 401, 'invalid_api_key');
+    const s2 = await start({ port: 0, config: file });
+    try {
+      expect((await call(s2, 'GET', '/account', { key: 'sk_f' })).body.data.id).toBe('acc_f');
+      expectError(await call(s2, 'GET', '/account'), 401, 'invalid_api_key');
+    } finally {
+      await s2.close();
+    }
+    await expect(start({ port: 0, config: { window_seconds: -1 } })).rejects.toThrow(/window_seconds/);
+    await expect(start({ port: 0, config: join(dir, 'missing.json') })).rejects.toThrow(/cannot read/);
   } finally {
-    await s2.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-  await expect(start({ port: 0, config: { window_seconds: -1 } })).rejects.toThrow(/window_seconds/);
-  await expect(start({ port: 0, config: join(dir, 'missing.json') })).rejects.toThrow(/cannot read/);
 });
 
 test('demo config: a key for every documented failure, each listed in the demo keys table', () => {

@@ -1,6 +1,7 @@
 /** Fault injection: every kind, schedules, and exactly-once effects with idempotency. */
 import { request } from 'undici';
-import { call, em, expectError, ledger, summary, wa, useSandbox } from './helpers.ts';
+import { boot, call, em, expectError, ledger, summary, wa, useSandbox } from './helpers.ts';
+import { VirtualClock } from './virtual-clock.ts';
 
 const sb = useSandbox({ job_rows_per_second: 0 });
 
@@ -92,14 +93,23 @@ test('fault reset_after_commit on the bulk import: one job, the retry returns th
   expect(retry.body.data.id).toBe(l.jobs[0].id);
 });
 
-test('fault slow: the request is held for delay_ms', async () => {
-  await addFault({ route: 'GET /v1/account', kind: 'slow', delay_ms: 600 });
-  const t = Date.now();
-  expect((await call(sb, 'GET', '/account')).status).toBe(200);
-  expect(Date.now() - t).toBeGreaterThanOrEqual(590);
-  const t2 = Date.now();
-  await call(sb, 'GET', '/account');
-  expect(Date.now() - t2).toBeLessThan(500);
+test('fault slow: the request is held for delay_ms on the sandbox clock, then processed; the next one is not held', async () => {
+  const clock = new VirtualClock();
+  const s2 = await boot({}, clock);
+  try {
+    s2.control.addFault({ route: ROUTE, kind: 'slow', delay_ms: 600, count: 1 });
+    const arrived = clock.now();
+    const held = await call(s2, 'POST', '/messages/batch', { body: { messages: [wa()] } });
+    expect(held.status).toBe(200);
+    expect(clock.sleeps).toEqual([600]);
+    const next = await call(s2, 'POST', '/messages/batch', { body: { messages: [wa()] } });
+    expect(next.status).toBe(200);
+    expect(clock.sleeps).toEqual([600]);
+    // Processed after the hold: the held message was created 600 ms after it arrived, like the next one.
+    expect(s2.control.ledger().messages.map((m) => Date.parse(m.created_at) - arrived)).toEqual([600, 600]);
+  } finally {
+    await s2.close();
+  }
 });
 
 test('fault rate_limit_429: forced 429 with the given Retry-After; nothing processed', async () => {

@@ -2,6 +2,7 @@
 import { request } from 'undici';
 import { CONTROL_TOKEN_HEADER, start } from '../../sandbox/server.ts';
 import type { Sandbox, SandboxConfigInput } from '../../sandbox/server.ts';
+import type { VirtualClock } from './virtual-clock.ts';
 
 export const OK = 'sk_test_demo_ok';
 
@@ -12,8 +13,9 @@ export interface Res {
   text: string;
 }
 
-export async function boot(config?: SandboxConfigInput): Promise<Sandbox> {
-  return start({ port: 0, config });
+/** A sandbox on a free port; on `clock` (its time and its `slow` holds) when one is given. */
+export async function boot(config?: SandboxConfigInput, clock?: VirtualClock): Promise<Sandbox> {
+  return start({ port: 0, config, clock: clock?.now, sleep: clock?.sleep });
 }
 
 export async function call(
@@ -67,10 +69,6 @@ export function expectError(r: Res, status: number, code: string, param?: string
 export const wa = (to = '+4915112345678', body = 'hello'): Record<string, unknown> => ({ channel: 'whatsapp', to, body });
 export const em = (to = 'ana@example.com', body = '<p>hi</p>', subject = 'Hi'): Record<string, unknown> => ({ channel: 'email', to, subject, body });
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
 export async function ledger(sb: Sandbox): Promise<any> {
   return (await call(sb, 'GET', '/__sandbox/ledger', { key: null })).body;
 }
@@ -78,31 +76,24 @@ export async function summary(sb: Sandbox): Promise<any> {
   return (await call(sb, 'GET', '/__sandbox/ledger/summary', { key: null })).body;
 }
 
-/** Waits until the current rate-limit window has at least `margin` seconds left (avoids boundary flakes). */
-export async function freshWindow(windowSeconds: number, margin = 1): Promise<void> {
-  const now = Date.now() / 1000;
-  const left = (Math.floor(now / windowSeconds) + 1) * windowSeconds - now;
-  if (left < margin) await sleep(left * 1000 + 20);
-}
-
 export const many = (n: number, f: (i: number) => Record<string, unknown>): Record<string, unknown>[] => Array.from({ length: n }, (_, i) => f(i));
 export const phone = (i: number): string => `+49151${String(1000000 + i)}`;
 
 /**
- * A sandbox for the enclosing suite: started before its tests, closed after, and (by default) reset
- * before each test. The returned object reads through to the running sandbox.
+ * A sandbox for the enclosing suite (on `clock` when given): started before its tests, closed after,
+ * and reset before each test. The returned object reads through to the running sandbox.
  */
-export function useSandbox(config?: SandboxConfigInput, options: { resetEach?: boolean } = {}): Sandbox {
+export function useSandbox(config?: SandboxConfigInput, options: { clock?: VirtualClock } = {}): Sandbox {
   let started: Sandbox | undefined;
   const running = (): Sandbox => {
     if (!started) throw new Error('the sandbox is not started yet (use it inside a test)');
     return started;
   };
   beforeAll(async () => {
-    started = await boot(config);
+    started = await boot(config, options.clock);
   });
   afterAll(() => started?.close());
-  if (options.resetEach !== false) beforeEach(() => running().control.reset());
+  beforeEach(() => running().control.reset());
   return {
     get url() {
       return running().url;

@@ -1,5 +1,6 @@
 /** §4 Idempotency-Key: replay, reuse with another body, in progress, release on failure, scoping, length. */
 import { boot, call, em, expectError, ledger, summary, wa, useSandbox } from './helpers.ts';
+import { until, VirtualClock } from './virtual-clock.ts';
 
 const sb = useSandbox({ job_rows_per_second: 0 });
 
@@ -39,17 +40,27 @@ test('§4 the same key on another route → 409 idempotency_key_reused', async (
 });
 
 test('§4 the same key while the first request is still running → 409 idempotency_request_in_progress; later replay', async () => {
-  sb.control.addFault({ route: 'POST /v1/messages/batch', kind: 'slow', delay_ms: 800 });
-  const firstP = batch('k-3');
-  await new Promise((r) => setTimeout(r, 200));
-  const second = await batch('k-3');
-  expectError(second, 409, 'idempotency_request_in_progress', 'Idempotency-Key');
-  const first = await firstP;
-  expect(first.status).toBe(200);
-  const third = await batch('k-3');
-  expect(third.headers['idempotent-replay']).toBe('true');
-  expect(third.text).toBe(first.text);
-  expect((await summary(sb)).messages).toBe(2);
+  const clock = new VirtualClock();
+  const s2 = await boot({}, clock);
+  try {
+    const send = () => call(s2, 'POST', '/messages/batch', { body: { messages: [wa(), em()] }, idem: 'k-3' });
+    s2.control.addFault({ route: 'POST /v1/messages/batch', kind: 'slow', delay_ms: 800, count: 1 });
+    const release = clock.shut();
+    const firstP = send();
+    // The first request is in flight once the sandbox holds it.
+    await until(() => clock.sleeps.length === 1, 'the first request to be held');
+    const second = await send();
+    expectError(second, 409, 'idempotency_request_in_progress', 'Idempotency-Key');
+    release();
+    const first = await firstP;
+    expect(first.status).toBe(200);
+    const third = await send();
+    expect(third.headers['idempotent-replay']).toBe('true');
+    expect(third.text).toBe(first.text);
+    expect(s2.control.summary().messages).toBe(2);
+  } finally {
+    await s2.close();
+  }
 });
 
 test('§4 a whole-call failure releases the key: a corrected retry with the same key runs', async () => {
@@ -117,14 +128,17 @@ test('§4 without a key, the same call twice sends twice (the ledger detects the
   expect(s.duplicates[0]).toMatchObject({ account: 'acc_demo', channel: 'whatsapp', to: '+4915112345678', count: 2 });
 });
 
-test('§4 idempotency retention: after idempotency_retention_seconds the key is new again', async () => {
-  const s2 = await boot({ idempotency_retention_seconds: 1 });
+test('§4 idempotency retention: after idempotency_retention_seconds the key is new again (sandbox clock)', async () => {
+  const clock = new VirtualClock();
+  const s2 = await boot({ idempotency_retention_seconds: 1 }, clock);
   try {
     const send = () => call(s2, 'POST', '/messages/batch', { body: { messages: [wa()] }, idem: 'ret' });
-    await send();
+    expect((await send()).headers['idempotent-replay']).toBeUndefined();
+    clock.advance(999);
     expect((await send()).headers['idempotent-replay']).toBe('true');
-    await new Promise((r) => setTimeout(r, 1050));
+    clock.advance(1);
     const r = await send();
+    expect(r.status).toBe(200);
     expect(r.headers['idempotent-replay']).toBeUndefined();
     expect(s2.control.summary().messages).toBe(2);
   } finally {

@@ -1,15 +1,21 @@
 /** §8 per-key fixed-window rate limit and its headers. */
-import { boot, call, expectError, freshWindow, many, phone, sleep, summary, wa, useSandbox } from './helpers.ts';
+import { boot, call, expectError, many, phone, summary, wa, useSandbox } from './helpers.ts';
+import { VirtualClock } from './virtual-clock.ts';
 
 const W = 2;
-const sb = useSandbox({ window_seconds: W, accounts: [{ id: 'acc_rate_limited', rate_limit: 3 }] });
+const clock = new VirtualClock();
+const sb = useSandbox({ window_seconds: W, accounts: [{ id: 'acc_rate_limited', rate_limit: 3 }] }, { clock });
+/** Unix seconds at which the window holding `ms` ends. */
+const windowEnd = (ms: number, w = W): number => (Math.floor(ms / 1000 / w) + 1) * w;
+
+// Each test starts 500 ms into a window of its own.
+beforeEach(() => clock.set(windowEnd(clock.now()) * 1000 + 500));
 
 const RL = 'sk_test_demo_rate_limited';
 
 test('§8 headers on every response: Limit, Remaining counting down, Reset = end of the aligned window', async () => {
-  await freshWindow(W);
   const r1 = await call(sb, 'GET', '/account', { key: RL });
-  const expectedReset = (Math.floor(Date.now() / 1000 / W) + 1) * W;
+  const expectedReset = windowEnd(clock.now());
   expect(r1.headers['x-ratelimit-limit']).toBe('3');
   expect(r1.headers['x-ratelimit-remaining']).toBe('2');
   expect(Number(r1.headers['x-ratelimit-reset'])).toBe(expectedReset);
@@ -22,28 +28,26 @@ test('§8 headers on every response: Limit, Remaining counting down, Reset = end
   expect(r3.headers['retry-after']).toBeUndefined();
 });
 
-test('§8 over the ceiling → 429 rate_limit_exceeded with Retry-After; nothing processed; next window works', async () => {
-  await freshWindow(W);
+test('§8 over the ceiling → 429 rate_limit_exceeded with Retry-After; nothing processed; the next window works', async () => {
   for (let i = 0; i < 3; i++) expect((await call(sb, 'GET', '/account', { key: RL })).status).toBe(200);
   const before = (await summary(sb)).messages;
   const r = await call(sb, 'POST', '/messages/batch', { key: RL, body: { messages: [wa()] } });
   expectError(r, 429, 'rate_limit_exceeded', null, 'rate_limit_error');
   const reset = Number(r.headers['x-ratelimit-reset']);
-  const retry = Number(r.headers['retry-after']);
-  expect(retry).toBeGreaterThanOrEqual(1);
-  expect(retry).toBeLessThanOrEqual(W);
-  const c = Math.max(1, Math.ceil(reset - Date.now() / 1000));
-  expect([c, c + 1]).toContain(retry);
+  expect(reset).toBe(windowEnd(clock.now()));
+  // 1.5 s are left in the window: Retry-After rounds up to whole seconds.
+  expect(r.headers['retry-after']).toBe('2');
   expect(r.headers['x-ratelimit-remaining']).toBe('0');
   expect((await summary(sb)).messages).toBe(before);
-  await sleep(retry * 1000 + 50);
+  clock.set(reset * 1000 - 1);
+  expect((await call(sb, 'POST', '/messages/batch', { key: RL, body: { messages: [wa()] } })).status).toBe(429);
+  clock.set(reset * 1000);
   const after = await call(sb, 'POST', '/messages/batch', { key: RL, body: { messages: [wa()] } });
   expect(after.status).toBe(200);
   expect(after.headers['x-ratelimit-remaining']).toBe('2');
 });
 
 test('§8 a batch counts once against the rate limit (500 elements = one call)', async () => {
-  await freshWindow(W);
   const r = await call(sb, 'POST', '/messages/batch', { key: RL, body: { messages: many(500, (i) => wa(phone(i))) } });
   expect(r.status).toBe(200);
   expect(r.headers['x-ratelimit-remaining']).toBe('2');
@@ -52,7 +56,6 @@ test('§8 a batch counts once against the rate limit (500 elements = one call)',
 });
 
 test('§8 the limit is per key: another key of another account has its own window', async () => {
-  await freshWindow(W);
   for (let i = 0; i < 3; i++) await call(sb, 'GET', '/account', { key: RL });
   expect((await call(sb, 'GET', '/account', { key: RL })).status).toBe(429);
   const other = await call(sb, 'GET', '/account');
@@ -68,9 +71,8 @@ test('§8 the limit is per key even within one account', async () => {
       { key: 'sk_two_a', account: 'acc_two', scopes: [], label: 'a' },
       { key: 'sk_two_b', account: 'acc_two', scopes: [], label: 'b' },
     ],
-  });
+  }, clock);
   try {
-    await freshWindow(W);
     expect((await call(s2, 'GET', '/account', { key: 'sk_two_a' })).status).toBe(200);
     expect((await call(s2, 'GET', '/account', { key: 'sk_two_a' })).status).toBe(429);
     expect((await call(s2, 'GET', '/account', { key: 'sk_two_b' })).status).toBe(200);
@@ -80,7 +82,6 @@ test('§8 the limit is per key even within one account', async () => {
 });
 
 test('§8 errors after authentication count too and carry the headers; 401s do not count', async () => {
-  await freshWindow(W);
   const e = await call(sb, 'POST', '/messages/batch', { key: RL, body: { messages: [] } });
   expect(e.status).toBe(422);
   expect(e.headers['x-ratelimit-remaining']).toBe('2');
@@ -89,13 +90,11 @@ test('§8 errors after authentication count too and carry the headers; 401s do n
 });
 
 test('§8 the default window is 60 s aligned to the minute', async () => {
-  const s2 = await boot();
+  const at = new VirtualClock(Date.UTC(2030, 0, 1, 12, 34, 56, 789));
+  const s2 = await boot(undefined, at);
   try {
     const r = await call(s2, 'GET', '/account');
-    const reset = Number(r.headers['x-ratelimit-reset']);
-    expect(reset % 60).toBe(0);
-    expect(reset - Date.now() / 1000).toBeLessThanOrEqual(60);
-    expect(reset - Date.now() / 1000).toBeGreaterThan(0);
+    expect(Number(r.headers['x-ratelimit-reset'])).toBe(Date.UTC(2030, 0, 1, 12, 35, 0) / 1000);
   } finally {
     await s2.close();
   }
