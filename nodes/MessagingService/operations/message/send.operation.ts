@@ -48,7 +48,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			}
 			if (failures.length > 0) {
 				if (!this.continueOnFail()) {
-					const summary = `${to.length} recipients: ${describeOutcome({ ...outcome, replayed: replayedCount(outcome.results) })}${unknownHint(outcome.unknown)}`;
+					const summary = `${to.length} recipients: ${describeOutcome({ ...outcome, replayed: replayedCount(outcome.results) })}${unknownHint(this, outcome.unknown)}`;
 					throw nodeError(this.getNode(), outcome.error ?? firstFailure!.error, itemIndex, summary, firstFailure!.call.idempotencyKey);
 				}
 				output.push(...failures);
