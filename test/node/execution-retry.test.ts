@@ -112,3 +112,15 @@ test('without n8n\'s store (older n8n, the bare engine): keys alone replay uncha
 	expect(again.outputs[0]!.every((i) => i.json.replayed === true)).toBe(true);
 	expect(sb.control.summary().messages).toBe(600);
 });
+
+test('a row the service refused is not "sent earlier": fixed in the node and run again, only it goes out', async () => {
+	const options = { items: people(600), credentials: credentialsFor(sb), trigger: { ts: 4 }, onError: 'continueErrorOutput' as const };
+	const broken = { ...batchParameters, to: '={{ $json.n === 3 ? "not-an-address" : $json.email }}' };
+	const first = await runNode({ ...options, parameters: broken });
+	expect(first.outputs[1]!).toHaveLength(1);
+	const fixed = await runNode({ ...options, parameters: batchParameters, mode: 'retry' });
+	const out = fixed.outputs[0]!;
+	expect(out.filter((i) => i.json.sentEarlier === true)).toHaveLength(599);
+	expect(out.find((i) => i.json.to === 'user3@example.com')!.json).toMatchObject({ id: expect.any(String), replayed: false });
+	expect(sb.control.summary()).toMatchObject({ messages: 600, duplicates_detected: 0 });
+});

@@ -6,6 +6,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import type { BulkOutcome, ChunkEvent, ItemResult, RequestOptions } from '../../../src/index.ts';
+import { sha256Hex } from '../../../src/index.ts';
 import type { RowKeys } from './idempotency.ts';
 import { openSentRows } from './sent-rows.ts';
 import type { SentRows } from './sent-rows.ts';
@@ -41,7 +42,10 @@ function sendOrder(rows: readonly number[], store: SentRows): number[] {
 }
 
 export async function sendOnce(ctx: IExecuteFunctions, rows: readonly number[], keys: RowKeys, send: SendRows, onChunk?: (event: ChunkEvent) => void): Promise<SendOnceOutcome> {
-	const store: SentRows | undefined = keys.mode === 'call' ? undefined : await openSentRows(ctx, rows, rows.map(keys.slotOf));
+	const slots = keys.mode === 'call' ? [] : rows.map(keys.slotOf);
+	// Derived keys: one marker stands for this run's exact rows (another set of rows is another send).
+	const attempt = keys.mode === 'derived' ? sha256Hex(`attempt\u0000${slots.join(',')}`) : undefined;
+	const store: SentRows | undefined = keys.mode === 'call' ? undefined : await openSentRows(ctx, rows, slots, attempt);
 	const order = store ? sendOrder(rows, store) : [...rows];
 	const results: ItemResult[] = [];
 	const reused: number[] = [];

@@ -7,7 +7,9 @@
  * One check-and-record of both markers of every row then tells the three states apart: never attempted
  * (a new), attempted but not known sent (a and p seen: send again, with the key that replays it), sent
  * (a seen, p new: skip; the p marker the check just wrote is removed at once). A row the service refused
- * loses both markers, so a corrected retry sends it.
+ * loses both markers, so a corrected retry sends it. Keys derived from the run (not the user's) use one
+ * `a:` marker for the run's whole set of rows instead (see `openSentRows`): n8n removes a marker by a
+ * linear search of the node's whole record, so the record must stay small.
  *
  * Nothing is marked sent before the service committed it. If n8n dies between the commit and the
  * record, the row is still pending: the retry sends its chunk again with the same deterministic key
@@ -63,31 +65,37 @@ function untied(reason: string): SentRows {
 
 /**
  * Checks the rows' slots (one per row to send; `slots[i]` belongs to `rows[i]`) and marks the ones not
- * yet sent as attempted and pending. Call right before sending.
+ * yet sent as attempted and pending. Call right before sending. With `attempt` (a marker naming this
+ * exact set of rows, e.g. a hash of all their slots), that one marker stands for every row's `a:`
+ * marker: the store then holds one marker per node run plus the rows still pending, instead of one per
+ * row ever sent.
  */
-export async function openSentRows(ctx: IExecuteFunctions, rows: readonly number[], slots: readonly string[]): Promise<SentRows> {
+export async function openSentRows(ctx: IExecuteFunctions, rows: readonly number[], slots: readonly string[], attempt?: string): Promise<SentRows> {
 	const helpers = ctx.helpers as unknown as DedupHelpers;
 	const check = helpers.checkProcessedAndRecord;
 	const remove = helpers.removeProcessed;
 	if (typeof check !== 'function' || typeof remove !== 'function') return untied('this n8n has no deduplication store');
 	const slotOf = new Map(rows.map((row, i) => [row, slots[i]!]));
+	const attemptedValues = (list: readonly number[]) => (attempt === undefined ? list.map((row) => attempted(slotOf.get(row)!)) : []);
 	let seen: Set<string>;
 	try {
-		const answer = await check.call(ctx.helpers, slots.flatMap((slot) => [attempted(slot), pending(slot)]), 'node', OPTIONS);
+		const values = attempt === undefined ? slots.flatMap((slot) => [attempted(slot), pending(slot)]) : [attempted(attempt), ...slots.map(pending)];
+		const answer = await check.call(ctx.helpers, values, 'node', OPTIONS);
 		seen = new Set(answer.processed.map(String));
 	} catch (error) {
 		return untied(`n8n's deduplication store failed: ${message(error)}`);
 	}
-	const wasAttempted = rows.filter((row) => seen.has(attempted(slotOf.get(row)!)));
+	const wasAttempted = attempt === undefined ? rows.filter((row) => seen.has(attempted(slotOf.get(row)!))) : seen.has(attempted(attempt)) ? [...rows] : [];
 	const sentEarlier = new Set(wasAttempted.filter((row) => !seen.has(pending(slotOf.get(row)!))));
 	const pendingEarlier = new Set(wasAttempted.filter((row) => !sentEarlier.has(row)));
 	let queue: Promise<void> = Promise.resolve();
 	let failure: string | undefined;
-	const write = (values: string[]) => {
+	const write = (values: string[], add = false) => {
 		if (values.length === 0) return;
 		queue = queue.then(async () => {
 			try {
-				await remove.call(ctx.helpers, values, 'node', OPTIONS);
+				if (add) await check.call(ctx.helpers, values, 'node', OPTIONS);
+				else await remove.call(ctx.helpers, values, 'node', OPTIONS);
 			} catch (error) {
 				failure ??= `n8n's deduplication store failed: ${message(error)}`;
 			}
@@ -100,7 +108,12 @@ export async function openSentRows(ctx: IExecuteFunctions, rows: readonly number
 		sentEarlier,
 		pendingEarlier,
 		committed: (done) => write(done.map((row) => pending(slotOf.get(row)!))),
-		refused: (done) => write(done.flatMap((row) => [attempted(slotOf.get(row)!), pending(slotOf.get(row)!)])),
+		// A refused row's chunk was committed, so its p marker went with it. With one attempt marker the row
+		// is made pending again (sent next time); otherwise it is forgotten (never attempted).
+		refused: (done) =>
+			attempt === undefined
+				? write([...attemptedValues(done), ...done.map((row) => pending(slotOf.get(row)!))])
+				: write(done.map((row) => pending(slotOf.get(row)!)), true),
 		settle: async () => {
 			await queue;
 			return failure;

@@ -41,6 +41,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				if (result.status === 'sent') {
 					const json: IDataObject = { id: result.id, channel, to: recipient, replayed: result.call.replayed };
 					output.push({ json, pairedItem: { item: itemIndex } });
+				} else if (result.status === 'failed' && result.wholeCall && result.error.code === 'idempotency_key_reused') {
+					// The key was sent before with another body: already sent earlier, not a failure to send.
+					output.push({ json: { sentEarlier: true, channel, to: recipient }, pairedItem: { item: itemIndex } });
 				} else {
 					firstFailure ??= result;
 					failures.push(unsentResultItem(result, itemIndex, { to: recipient, recipientIndex: result.index }, `recipient ${recipient}`));
