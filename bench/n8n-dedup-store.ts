@@ -7,6 +7,7 @@
  * - the store's markers and bytes after 10,000 messages (two sends of 5,000), and at most during a send;
  * - the median wall time of a 5,000-message send with the store and without it (the node then falls
  *   back to keys alone), alternated round by round, and their ratio.
+ * `--per-item` sets Options → Idempotency Key to {{ $json.orderId }} (one kept marker per key sent).
  * `--history N` fills the store with N markers before each timed send (a node with earlier sends).
  * The real store adds a database round trip per call (3 + one per 500-message chunk); SQLite or
  * PostgreSQL time is not in this figure.
@@ -28,11 +29,14 @@ async function main(): Promise<void> {
 	const { dedupStore } = await import('../test/node/dedup-store.ts');
 	const { batchParameters, credentialsFor, people, startSandbox } = await import('../test/node/support.ts');
 
-	const { values } = parseArgs({ options: { items: { type: 'string', default: '5000' }, rounds: { type: 'string', default: '5' }, history: { type: 'string', default: '0' } } });
+	const { values } = parseArgs({ options: { items: { type: 'string', default: '5000' }, rounds: { type: 'string', default: '5' }, history: { type: 'string', default: '0' }, 'per-item': { type: 'boolean', default: false } } });
 	const items = Number(values.items);
 	const rounds = Number(values.rounds);
 	/** Markers already in the store before each timed send (earlier sends of the node). */
 	const history = Number(values.history);
+	/** Options → Idempotency Key = {{ $json.orderId }}: per-item keys, one kept marker per key ever sent. */
+	const perItem = values['per-item'];
+	const parameters = perItem ? { ...batchParameters, options: { idempotencyKey: '={{ $json.orderId }}' } } : batchParameters;
 
 	const sb = await startSandbox({ window_seconds: 60 } as never);
 	const store = dedupStore();
@@ -43,7 +47,9 @@ async function main(): Promise<void> {
 		sb.control.reset();
 		store.enabled = withStore;
 		const startedAt = performance.now();
-		const { error } = await runNode({ parameters: batchParameters, items: people(items), credentials, trigger: { tick: ++tick } });
+		tick += 1;
+		const list = people(items).map((p) => ({ ...p, orderId: `t${tick}-${p.n}` }));
+		const { error } = await runNode({ parameters, items: list, credentials, trigger: { tick } });
 		const ms = performance.now() - startedAt;
 		if (error) throw new Error(`send failed: ${error.message}`);
 		return ms;
@@ -76,7 +82,7 @@ async function main(): Promise<void> {
 	const withMs = median(times.with);
 	const withoutMs = median(times.without);
 
-	console.log(`store after ${2 * items} messages: ${after.entries} markers, ${after.bytes} bytes (${(after.bytes / (2 * items)).toFixed(1)} bytes per message)`);
+	console.log(`${perItem ? 'per-item keys' : 'derived keys'}: store after ${2 * items} messages: ${after.entries} markers, ${after.bytes} bytes (${(after.bytes / (2 * items)).toFixed(1)} bytes per message)`);
 	console.log(`store at most during a send: ${peak.entries} markers, ${peak.bytes} bytes`);
 	console.log(`${items}-message send (${history} markers already stored), median of ${rounds}: ${withMs.toFixed(0)} ms with the store, ${withoutMs.toFixed(0)} ms without: ratio ${(withMs / withoutMs).toFixed(3)}`);
 	await sb.close();
