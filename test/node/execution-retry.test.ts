@@ -124,3 +124,24 @@ test('a row the service refused is not "sent earlier": fixed in the node and run
 	expect(out.find((i) => i.json.to === 'user3@example.com')!.json).toMatchObject({ id: expect.any(String), replayed: false });
 	expect(sb.control.summary()).toMatchObject({ messages: 600, duplicates_detected: 0 });
 });
+
+test('Send to 250 recipients failing after the first 100, edited, run again: the 100 are sent earlier, the 150 get the new text', async () => {
+	sb.control.addFault({ route: 'POST /v1/messages', kind: 'error_500_before_commit', skip: 1, count: 20 });
+	const recipients = people(250).map((p) => p.email);
+	const send = { resource: 'message', operation: 'send', channel: 'email', to: '={{ $json.to }}', subject: 'News', body: 'First text' };
+	const options = { items: [{ to: recipients }], credentials: credentialsFor(sb), trigger: { ts: 7 } };
+	const failed = await runNode({ ...options, parameters: send });
+	expect(failed.error).toBeDefined();
+	expect(sb.control.summary().messages).toBe(100);
+	sb.control.clearFaults();
+	const again = await runNode({ ...options, parameters: { ...send, body: 'Second text' }, mode: 'retry' });
+	expect(again.error).toBeUndefined();
+	const out = again.outputs[0]!;
+	expect(out.map((i) => i.json.to)).toEqual(recipients);
+	expect(out.slice(0, 100).every((i) => i.json.sentEarlier === true)).toBe(true);
+	expect(out.slice(100).every((i) => typeof i.json.id === 'string')).toBe(true);
+	expect(again.hints.join('\n')).toContain('100 recipients were already sent earlier');
+	expect(messagesTo(recipients[0]!)).toEqual(['First text']);
+	expect(messagesTo(recipients[249]!)).toEqual(['Second text']);
+	expect(sb.control.summary().messages).toBe(250);
+});

@@ -61,9 +61,25 @@ export function rowKeys(ctx: IExecuteFunctions, operation: string, rows: readonl
 }
 
 /**
- * The key deriver of per-item writes (Send, one call per input item) and of Import: the lineage is read
- * once. `userKey` (the field's value for this item) wins when set; chunks then get ":chunk-N".
- * `payloadContext`: what belongs to every chunk's payload besides its items (the message of a Send).
+ * The keys of one Send (one input item, one message to many recipients): a recipient is a row. A key
+ * given for the item is the call's key; otherwise keys and store slots derive as for Send Batch, from the
+ * item, its input and the recipient's place in the list.
+ */
+export function recipientKeys(lineage: Lineage, userKey: string, itemIndex: number, input: unknown, recipients: readonly string[], content: unknown): RowKeys {
+	const given = userKey.trim();
+	if (given) return { mode: 'call', lineage, key: given, keyFor: () => given };
+	const operation = 'message.send';
+	return {
+		mode: 'derived',
+		lineage,
+		slotOf: (row) => sha256Hex(canonicalJson([lineage.id, lineage.nodeId, lineage.runIndex, operation, itemIndex, input ?? null, row, recipients[row]!])),
+		keyFor: (sent) => n8nChunkKeys({ lineageId: lineage.id, nodeId: lineage.nodeId, runIndex: lineage.runIndex, operation, itemIndex, context: content, rows: sent }),
+	};
+}
+
+/**
+ * The key deriver of Contact → Import: the lineage is read once. `userKey` (the field's value) wins when
+ * set; chunks then get ":chunk-N".
  */
 export function idempotencyKeys(ctx: IExecuteFunctions): (operation: string, userKey: string, itemIndex?: number, payloadContext?: unknown) => KeyOption {
 	let lineage: Lineage | undefined;
