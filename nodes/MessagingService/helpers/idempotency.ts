@@ -41,7 +41,7 @@ export function rowKeys(ctx: IExecuteFunctions, operation: string, rows: readonl
 		const key = [...distinct][0]!;
 		return { mode: 'call', lineage, key, keyFor: () => key };
 	}
-	if (distinct.size > 1 || (distinct.size === 1 && !distinct.has(''))) {
+	if (distinct.size > 1) {
 		const keyOf = (row: number) => given.get(row) ?? '';
 		return {
 			mode: 'perItem',
