@@ -45,13 +45,13 @@ export async function sendOnce(ctx: IExecuteFunctions, rows: readonly number[], 
 	const slots = keys.mode === 'call' ? [] : rows.map(keys.slotOf);
 	// Derived keys: one marker stands for this run's exact rows (another set of rows is another send).
 	const attempt = keys.mode === 'derived' ? sha256Hex(`attempt\u0000${slots.join(',')}`) : undefined;
-	const store: SentRows | undefined = keys.mode === 'call' ? undefined : await openSentRows(ctx, rows, slots, attempt);
+	const store: SentRows | undefined = keys.mode === 'call' || rows.length === 0 ? undefined : await openSentRows(ctx, rows, slots, attempt);
 	const order = store ? sendOrder(rows, store) : [...rows];
 	const results: ItemResult[] = [];
 	const reused: number[] = [];
 	let error: BulkOutcome['error'];
 	// A reused key stops the client's run; the chunks it left out go again, each under the key it had.
-	let batches: Array<{ rows: number[]; key: RequestOptions['idempotencyKey'] }> = [{ rows: order, key: keys.mode === 'call' ? keys.key : keys.keyFor(order) }];
+	let batches: Array<{ rows: number[]; key: RequestOptions['idempotencyKey'] }> = order.length === 0 ? [] : [{ rows: order, key: keys.mode === 'call' ? keys.key : keys.keyFor(order) }];
 	while (batches.length > 0) {
 		const next: typeof batches = [];
 		for (const batch of batches) {
