@@ -7,8 +7,8 @@ export type ChunkKeyFunction = (chunk: ChunkKeyInput) => string;
 /** What identifies one logical write of the n8n node. */
 export interface N8nKeyParts {
   /**
-   * The ORIGINAL execution's id, carried across n8n's "Retry" of a failed execution (a retry is a new
-   * execution with its own id; the node finds the one it retries). A new trigger is a new lineage.
+   * What n8n replays when it recovers a run: a hash of the workflow id and the trigger data the run
+   * started from (nodes/…/helpers/lineage.ts). Never the execution id: every recovery is a new one.
    */
   lineageId: string;
   nodeId: string;
@@ -20,6 +20,12 @@ export interface N8nKeyParts {
   itemIndex?: number;
   /** What belongs to every chunk's payload besides its items (e.g. the message of a multi-recipient send). */
   context?: unknown;
+  /**
+   * The caller's row number of each item handed to the client, in order. A chunk's key then names its
+   * rows instead of its chunk number: a retry that leaves out rows already sent gives every chunk it
+   * sends whole again the key that chunk had, so the service replays it.
+   */
+  rows?: readonly number[];
 }
 
 /**
@@ -28,8 +34,31 @@ export interface N8nKeyParts {
  * whose content changed gets a new one (never `idempotency_key_reused`).
  */
 export function n8nChunkKeys(parts: N8nKeyParts): ChunkKeyFunction {
-  const { lineageId, nodeId, runIndex, operation, itemIndex, context } = parts;
-  return ({ chunk, items }) => deriveIdempotencyKey('n8n', [lineageId, nodeId, runIndex, operation, itemIndex ?? '-', chunk], { context: context ?? null, items });
+  const { lineageId, nodeId, runIndex, operation, itemIndex, context, rows } = parts;
+  return ({ chunk, offset, items }) => {
+    const where = rows ? `rows ${rows.slice(offset, offset + items.length).join(',')}` : chunk;
+    return deriveIdempotencyKey('n8n', [lineageId, nodeId, runIndex, operation, itemIndex ?? '-', where], { context: context ?? null, items });
+  };
+}
+
+/** What identifies a write whose items carry their own keys (the user's, one per item). */
+export interface ItemKeyParts {
+  /** The scope the user's keys mean something in: the workflow and the node. */
+  workflowId: string;
+  nodeId: string;
+  operation: string;
+  /** The user's key of each item handed to the client, in order. */
+  keys: readonly string[];
+  context?: unknown;
+}
+
+/**
+ * Keys for items that carry their own keys: a chunk's key derives from its items' keys and payload, so
+ * the same items with the same content replay and a chunk never reuses a key with another body.
+ */
+export function itemKeyChunkKeys(parts: ItemKeyParts): ChunkKeyFunction {
+  const { workflowId, nodeId, operation, keys, context } = parts;
+  return ({ offset, items }) => deriveIdempotencyKey('n8n-k', [workflowId, nodeId, operation], { keys: keys.slice(offset, offset + items.length), context: context ?? null, items });
 }
 
 /** What identifies one logical write of the GitHub Action. */

@@ -1,87 +1,147 @@
 /**
- * n8n's Retry of a failed execution (executions list) is a NEW execution in mode 'retry' started from a
- * copy of the failed run's data. The node's keys follow the original execution (its lineage, carried in
- * custom data), so the retry replays what went out and sends only the rest; a new execution sends again.
- * Run on n8n-core's real engine (test/node/harness.ts retryRun mirrors n8n 2.41.1's ExecutionService.retry).
+ * n8n's recoveries of a failed or crashed run are all NEW executions that replay the DATA the run
+ * started from: a Retry copies the run data (the seed's output is the same), a crashed webhook's Retry
+ * and "Debug in editor" run from the stored or pinned trigger output, a sub-workflow's child gets its
+ * parent's items again, a second manual run has the Manual Trigger's `{}` again. Here each recovery is
+ * run as what the node sees of it — a new execution id, n8n's mode for it, the same trigger data — on
+ * n8n-core's real engine over real HTTP, with n8n's deduplication service backed by an in-memory port of
+ * n8n's database store (dedup-store.ts). n8n's own Retry (ExecutionService.retry, the REST call, the
+ * real store, a killed process) is proven by test/e2e/n8n.
  */
-import { Logger } from '@n8n/backend-common';
-import { Container } from '@n8n/di';
-import { retryRun, runNode, NODE_NAME } from './harness.ts';
+import { runNode } from './harness.ts';
+import { dedupStore } from './dedup-store.ts';
 import { batchParameters, credentialsFor, people, startSandbox } from './support.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 
 let sb: Sandbox;
+const store = dedupStore();
 beforeAll(async () => {
 	sb = await startSandbox();
 });
 afterAll(() => sb.close());
-beforeEach(() => sb.control.reset());
+beforeEach(() => {
+	sb.control.reset();
+	store.reset();
+});
 
 /** The first chunk (500) goes out; every attempt at the second is refused before commit. */
 function failSecondChunk(): void {
 	sb.control.addFault({ route: 'POST /v1/messages/batch', kind: 'error_500_before_commit', skip: 1, count: 20 });
 }
 
-test('a Retry (new execution id, mode retry) of an execution that sent 500 of 1,000 sends only the other 500', async () => {
+function messagesTo(address: string): string[] {
+	return sb.control.ledger().messages.filter((m) => m.to === address).map((m) => m.body);
+}
+
+test.each([
+	['Retry (run data copied)', 'retry'],
+	['Retry of a crashed webhook execution (trigger data stored)', 'webhook'],
+	['Debug in editor / a second manual run (trigger data pinned or the same)', 'manual'],
+	['sub-workflow child started again by its parent', 'integrated'],
+] as const)('%s: a run that sent 500 of 1,000 is completed, the 500 reported sent earlier', async (_name, mode) => {
 	failSecondChunk();
-	const items = people(1000);
-	const options = { parameters: batchParameters, items, credentials: credentialsFor(sb) };
-	const failed = await runNode({ ...options, executionId: 'exec-original' });
+	const options = { parameters: batchParameters, items: people(1000), credentials: credentialsFor(sb), trigger: { body: { campaign: 7 } } };
+	const failed = await runNode({ ...options, executionId: 'exec-1', mode });
 	expect(failed.error).toBeDefined();
-	expect(failed.run.data.resultData.metadata).toEqual({ msgsvc_lineage: 'exec-original' });
 	expect(sb.control.summary().messages).toBe(500);
 
 	sb.control.clearFaults();
-	const retried = await retryRun(failed.run, { ...options, executionId: 'exec-retry-1' });
-	expect(retried.error).toBeUndefined();
-	const summary = sb.control.summary();
-	expect(summary).toMatchObject({ messages: 1000, duplicates_detected: 0 });
-	const out = retried.outputs[0]!;
+	const again = await runNode({ ...options, executionId: 'exec-2', mode });
+	expect(again.error).toBeUndefined();
+	expect(sb.control.summary()).toMatchObject({ messages: 1000, duplicates_detected: 0 });
+	const out = again.outputs[0]!;
 	expect(out).toHaveLength(1000);
-	expect(out.slice(0, 500).every((i) => i.json.replayed === true)).toBe(true);
-	expect(out.slice(500).every((i) => i.json.replayed === false)).toBe(true);
-	// The retry keeps the lineage, so a retry of it would use the same keys again.
-	expect(retried.run.data.resultData.metadata).toEqual({ msgsvc_lineage: 'exec-original' });
-	expect(retried.run.data.resultData.runData[NODE_NAME]).toHaveLength(1);
+	expect(out.slice(0, 500).every((i) => i.json.sentEarlier === true && i.json.id === undefined)).toBe(true);
+	expect(out[0]!.json).toEqual({ sentEarlier: true, channel: 'email', to: 'user0@example.com' });
+	expect(out.slice(500).every((i) => typeof i.json.id === 'string' && i.json.sentEarlier === undefined)).toBe(true);
+	expect(again.hints.join('\n')).toContain('500 of 1000 items were already sent earlier');
+	expect(again.hints.join('\n')).toContain('items 0–499');
 });
 
-test('a retry that carries no lineage falls back to its own id, and so sends again', async () => {
+test('n8n dies after the service committed, before the node recorded it: the same chunks go again under the same keys and are replayed', async () => {
+	store.failRemoves = true; // nothing gets recorded as sent: as when the process is killed mid-node
+	const options = { parameters: batchParameters, items: people(1200), credentials: credentialsFor(sb), trigger: { ts: 1 } };
+	await runNode({ ...options, executionId: 'exec-crash' });
+	expect(sb.control.summary().messages).toBe(1200);
+	store.failRemoves = false;
+	const again = await runNode({ ...options, executionId: 'exec-crash-retry', mode: 'retry' });
+	expect(sb.control.summary()).toMatchObject({ messages: 1200, duplicates_detected: 0 });
+	expect(again.outputs[0]!.every((i) => i.json.replayed === true)).toBe(true);
+});
+
+test('body edited after a failure, then run again: rows already sent are not sent again, the rest go with the new text', async () => {
 	failSecondChunk();
-	const items = people(600);
-	const options = { parameters: batchParameters, items, credentials: credentialsFor(sb) };
-	const failed = await runNode({ ...options, executionId: 'exec-old-node' });
-	delete failed.run.data.resultData.metadata; // as left by a node version that recorded no lineage
+	const options = { items: people(1000), credentials: credentialsFor(sb), trigger: { body: { campaign: 8 } } };
+	await runNode({ ...options, parameters: batchParameters, executionId: 'exec-edit-1' });
 	sb.control.clearFaults();
-	const retried = await retryRun(failed.run, { ...options, executionId: 'exec-retry-2' });
-	expect(retried.error).toBeUndefined();
-	expect(sb.control.summary()).toMatchObject({ messages: 1100, duplicates_detected: 500 });
-	expect(retried.run.data.resultData.metadata).toEqual({ msgsvc_lineage: 'exec-retry-2' });
+	const edited = { ...batchParameters, body: '=Corrected body for {{ $json.n }}' };
+	const again = await runNode({ ...options, parameters: edited, executionId: 'exec-edit-2', mode: 'retry' });
+	expect(again.error).toBeUndefined();
+	expect(sb.control.summary().messages).toBe(1000);
+	expect(messagesTo('user10@example.com')).toEqual(['Body for 10']);
+	expect(messagesTo('user900@example.com')).toEqual(['Corrected body for 900']);
+	expect(again.outputs[0]!.filter((i) => i.json.sentEarlier === true)).toHaveLength(500);
 });
 
-test('a new execution of the same workflow and items is a new lineage: it sends again', async () => {
-	const items = people(300);
-	const options = { parameters: batchParameters, items, credentials: credentialsFor(sb) };
-	await runNode({ ...options, executionId: 'exec-first' });
-	const second = await runNode({ ...options, executionId: 'exec-second' });
-	expect(second.outputs[0]!.every((i) => i.json.replayed === false)).toBe(true);
+test('a new schedule tick sends again; the same tick delivered twice does not', async () => {
+	const options = { parameters: batchParameters, items: people(300), credentials: credentialsFor(sb) };
+	await runNode({ ...options, trigger: { timestamp: '2026-11-27T08:00:00Z' }, mode: 'trigger' });
+	await runNode({ ...options, trigger: { timestamp: '2026-11-27T08:00:00Z' }, mode: 'trigger' });
+	expect(sb.control.summary().messages).toBe(300);
+	const next = await runNode({ ...options, trigger: { timestamp: '2026-11-28T08:00:00Z' }, mode: 'trigger' });
+	expect(next.outputs[0]!.every((i) => typeof i.json.id === 'string' && i.json.replayed === false)).toBe(true);
 	expect(sb.control.summary().messages).toBe(600);
 });
 
-test('custom data already full (10 keys): the lineage cannot be recorded, the node warns, and a Retry sends again', async () => {
-	const warn = jest.spyOn(Container.get(Logger), 'warn');
-	try {
-		failSecondChunk();
-		const items = people(600);
-		const seedCustomData = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`other_${i}`, String(i)]));
-		const options = { parameters: batchParameters, items, credentials: credentialsFor(sb), seedCustomData };
-		const failed = await runNode({ ...options, executionId: 'exec-full' });
-		expect(Object.keys(failed.run.data.resultData.metadata ?? {})).not.toContain('msgsvc_lineage');
-		expect(warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('could not record "msgsvc_lineage"'))).toHaveLength(1);
-		sb.control.clearFaults();
-		await retryRun(failed.run, { ...options, executionId: 'exec-full-retry' });
-		expect(warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('carries no "msgsvc_lineage"'))).toHaveLength(1);
-		expect(sb.control.summary()).toMatchObject({ messages: 1100, duplicates_detected: 500 });
-	} finally {
-		warn.mockRestore();
-	}
+test('Manual Trigger ({} each time): a second run with other items from upstream sends them; with the same items it sends nothing', async () => {
+	const manual = { parameters: batchParameters, credentials: credentialsFor(sb), trigger: {} };
+	await runNode({ ...manual, items: people(200) });
+	const same = await runNode({ ...manual, items: people(200) });
+	expect(same.outputs[0]!.every((i) => i.json.sentEarlier === true)).toBe(true);
+	const other = await runNode({ ...manual, items: people(200, 1000) });
+	expect(other.outputs[0]!.every((i) => typeof i.json.id === 'string')).toBe(true);
+	expect(sb.control.summary()).toMatchObject({ messages: 400, duplicates_detected: 0 });
+});
+
+test('without n8n\'s store (older n8n, the bare engine): keys alone replay unchanged chunks, and a hint says rows could not be tied', async () => {
+	store.enabled = false;
+	const options = { parameters: batchParameters, items: people(600), credentials: credentialsFor(sb), trigger: { ts: 3 } };
+	const first = await runNode(options);
+	expect(first.hints.join('\n')).toContain('could not be tied');
+	const again = await runNode({ ...options, mode: 'retry' });
+	expect(again.outputs[0]!.every((i) => i.json.replayed === true)).toBe(true);
+	expect(sb.control.summary().messages).toBe(600);
+});
+
+test('a row the service refused is not "sent earlier": fixed in the node and run again, only it goes out', async () => {
+	const options = { items: people(600), credentials: credentialsFor(sb), trigger: { ts: 4 }, onError: 'continueErrorOutput' as const };
+	const broken = { ...batchParameters, to: '={{ $json.n === 3 ? "not-an-address" : $json.email }}' };
+	const first = await runNode({ ...options, parameters: broken });
+	expect(first.outputs[1]!).toHaveLength(1);
+	const fixed = await runNode({ ...options, parameters: batchParameters, mode: 'retry' });
+	const out = fixed.outputs[0]!;
+	expect(out.filter((i) => i.json.sentEarlier === true)).toHaveLength(599);
+	expect(out.find((i) => i.json.to === 'user3@example.com')!.json).toMatchObject({ id: expect.any(String), replayed: false });
+	expect(sb.control.summary()).toMatchObject({ messages: 600, duplicates_detected: 0 });
+});
+
+test('Send to 250 recipients failing after the first 100, edited, run again: the 100 are sent earlier, the 150 get the new text', async () => {
+	sb.control.addFault({ route: 'POST /v1/messages', kind: 'error_500_before_commit', skip: 1, count: 20 });
+	const recipients = people(250).map((p) => p.email);
+	const send = { resource: 'message', operation: 'send', channel: 'email', to: '={{ $json.to }}', subject: 'News', body: 'First text' };
+	const options = { items: [{ to: recipients }], credentials: credentialsFor(sb), trigger: { ts: 7 } };
+	const failed = await runNode({ ...options, parameters: send });
+	expect(failed.error).toBeDefined();
+	expect(sb.control.summary().messages).toBe(100);
+	sb.control.clearFaults();
+	const again = await runNode({ ...options, parameters: { ...send, body: 'Second text' }, mode: 'retry' });
+	expect(again.error).toBeUndefined();
+	const out = again.outputs[0]!;
+	expect(out.map((i) => i.json.to)).toEqual(recipients);
+	expect(out.slice(0, 100).every((i) => i.json.sentEarlier === true)).toBe(true);
+	expect(out.slice(100).every((i) => typeof i.json.id === 'string')).toBe(true);
+	expect(again.hints.join('\n')).toContain('100 recipients were already sent earlier');
+	expect(messagesTo(recipients[0]!)).toEqual(['First text']);
+	expect(messagesTo(recipients[249]!)).toEqual(['Second text']);
+	expect(sb.control.summary().messages).toBe(250);
 });

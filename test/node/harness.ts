@@ -52,13 +52,10 @@ class Seed implements INodeType {
 		outputs: ['main'],
 		properties: [
 			{ displayName: 'Items', name: 'items', type: 'json', default: '[]' },
-			{ displayName: 'Custom Data', name: 'customData', type: 'json', default: '{}' },
 		] as INodeProperties[],
 	} as INodeType['description'];
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		// What other nodes of the workflow may have written to the execution's custom data before ours.
-		this.customData.setAll(JSON.parse(this.getNodeParameter('customData', 0, '{}') as string) as Record<string, string>);
 		const raw = this.getNodeParameter('items', 0) as string;
 		const list = JSON.parse(raw) as IDataObject[];
 		return [list.map((json, item) => ({ json, pairedItem: { item: 0 }, index: item }))];
@@ -154,8 +151,13 @@ export interface RunOptions extends NodeSettings {
 	executionId?: string;
 	/** Fixed node id (it goes into the derived idempotency keys). */
 	nodeId?: string;
-	/** Custom data the seed node writes before the Messaging Service node runs. */
-	seedCustomData?: Record<string, string>;
+	/**
+	 * The output of a root node before the seed, as a trigger's (e.g. a schedule tick's timestamp, or a
+	 * Manual Trigger's `{}`); without it the seed itself is the root and its items are the trigger data.
+	 */
+	trigger?: Record<string, unknown>;
+	/** The execution's mode (n8n's recoveries: 'retry', 'integrated' for a sub-workflow, 'webhook'…). */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface RunOutcome {
@@ -164,19 +166,22 @@ export interface RunOutcome {
 	outputs: INodeExecutionData[][];
 	/** The node's error (serialized), when it failed. */
 	error?: Record<string, unknown> & { message: string };
-	/** How many times n8n ran the node's execute() (Retry On Fail). */
+	/** Every Authorization header value sent. */
 	authorizations: string[];
+	/** The hints the node added for the editor (n8n keeps them only when the node returns). */
+	hints: string[];
 }
 
-export function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: INode; node: INode } {
+export function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: INode; node: INode; root: INode } {
 	const seed: INode = {
 		id: 'seed-node-id',
 		name: 'Seed',
 		type: SEED_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { items: JSON.stringify(options.items), customData: JSON.stringify(options.seedCustomData ?? {}) },
+		parameters: { items: JSON.stringify(options.items) },
 	};
+	const trigger: INode | undefined = options.trigger && { id: 'trigger-node-id', name: 'Trigger', type: SEED_TYPE, typeVersion: 1, position: [-200, 0], parameters: { items: JSON.stringify([options.trigger]) } };
 	const node: INode = {
 		id: options.nodeId ?? 'messaging-node-id',
 		name: NODE_NAME,
@@ -193,13 +198,16 @@ export function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: 
 	const workflow = new Workflow({
 		id: 'wf-node-test',
 		name: 'node test',
-		nodes: [seed, node],
-		connections: { Seed: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+		nodes: trigger ? [trigger, seed, node] : [seed, node],
+		connections: {
+			...(trigger ? { Trigger: { main: [[{ node: 'Seed', type: 'main' as const, index: 0 }]] } } : {}),
+			Seed: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
+		},
 		active: false,
 		nodeTypes,
 		settings: { executionOrder: 'v1' },
 	});
-	return { workflow, seed, node };
+	return { workflow, seed, node, root: trigger ?? seed };
 }
 
 export function additionalDataFor(helper: TestCredentialsHelper, executionId: string, workflow: Workflow, mode: WorkflowExecuteMode = 'manual'): IWorkflowExecuteAdditionalData {
@@ -241,40 +249,18 @@ export function additionalDataFor(helper: TestCredentialsHelper, executionId: st
 
 let executionCounter = 0;
 
-/** Runs Seed → Messaging Service through WorkflowExecute, as a manual execution. */
+/** Runs [Trigger →] Seed → Messaging Service through WorkflowExecute (a manual execution unless `mode`). */
 export async function runNode(options: RunOptions): Promise<RunOutcome> {
-	const { workflow, seed } = buildWorkflow(options);
+	const { workflow, root } = buildWorkflow(options);
 	const helper = new TestCredentialsHelper(options.credentials);
 	const executionId = options.executionId ?? `exec-${process.pid}-${++executionCounter}-${Date.now()}`;
-	const additionalData = additionalDataFor(helper, executionId, workflow);
-	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: seed });
+	const mode = options.mode ?? 'manual';
+	const additionalData = additionalDataFor(helper, executionId, workflow, mode);
+	const run = await new WorkflowExecute(additionalData, mode).run({ workflow, startNode: root });
 	const taskData = run.data.resultData.runData[NODE_NAME]?.at(-1);
 	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][];
 	const error = (taskData?.error ?? undefined) as RunOutcome['error'];
-	return { run, outputs, error, authorizations: helper.authorizations };
-}
-
-/**
- * n8n's "Retry" of a failed execution, as n8n 2.41.1's ExecutionService.retry and WorkflowRunner do it:
- * a new execution id, mode 'retry', the failed run's data copied (error removed, the failed node's last
- * run popped), then WorkflowExecute.processRunExecutionData.
- */
-export async function retryRun(failed: IRun, options: RunOptions): Promise<RunOutcome> {
-	const { workflow } = buildWorkflow(options);
-	const helper = new TestCredentialsHelper(options.credentials);
-	const executionId = options.executionId ?? `retry-${process.pid}-${++executionCounter}-${Date.now()}`;
-	const data = structuredClone(failed.data);
-	const { lastNodeExecuted } = data.resultData;
-	if (lastNodeExecuted) {
-		delete data.resultData.error;
-		const runs = data.resultData.runData[lastNodeExecuted];
-		if (runs?.length && runs[runs.length - 1]!.error !== undefined) runs.pop();
-	}
-	const additionalData = additionalDataFor(helper, executionId, workflow, 'retry');
-	const run = await new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow);
-	const taskData = run.data.resultData.runData[NODE_NAME]?.at(-1);
-	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][];
-	return { run, outputs, error: (taskData?.error ?? undefined) as RunOutcome['error'], authorizations: helper.authorizations };
+	return { run, outputs, error, authorizations: helper.authorizations, hints: (taskData?.hints ?? []).map((hint) => hint.message) };
 }
 
 /**

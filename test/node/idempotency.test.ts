@@ -1,6 +1,7 @@
 /**
  * Retry On Fail and re-runs never send twice: the node derives one Idempotency-Key per chunk from the
- * execution id, node id, run index, chunk index and the chunk's payload.
+ * trigger data the run started from, the node id, the run index, the chunk's rows and its payload
+ * (keys alone: n8n-core's engine has no deduplication store unless a test installs one).
  */
 import { runNode } from './harness.ts';
 import { batchParameters, credentialsFor, pairedIndex, people, startSandbox } from './support.ts';
@@ -41,7 +42,7 @@ test('Retry On Fail after a 500 that committed: n8n re-runs the node, the servic
 	expect(main.every((item) => item.json.replayed === true)).toBe(true);
 });
 
-test('the same execution run twice (same execution id) sends once; another execution sends again', async () => {
+test('the same trigger data run twice (any execution id) sends once; other trigger data sends again', async () => {
 	const items = people(520);
 	const first = await runNode({ parameters: batchParameters, items, credentials: credentialsFor(sb), executionId: 'exec-fixed-1' });
 	const second = await runNode({ parameters: batchParameters, items, credentials: credentialsFor(sb), executionId: 'exec-fixed-1' });
@@ -52,15 +53,19 @@ test('the same execution run twice (same execution id) sends once; another execu
 	expect(new Set(keys).size).toBe(2);
 	expect(keys.every((k) => /^n8n-[0-9a-f]{48}$/.test(k ?? ''))).toBe(true);
 
+	// Another execution with the same trigger data is the same send (n8n's recoveries are new executions).
 	await runNode({ parameters: batchParameters, items, credentials: credentialsFor(sb), executionId: 'exec-fixed-2' });
+	expect(sb.control.summary().messages).toBe(520);
+	await runNode({ parameters: batchParameters, items: items.map((item) => ({ ...item, tick: 2 })), credentials: credentialsFor(sb), executionId: 'exec-fixed-3' });
 	expect(sb.control.summary().messages).toBe(1040);
 });
 
 test('a chunk whose content changed gets a new key (no idempotency_key_reused), an unchanged chunk replays', async () => {
 	const items = people(600);
 	await runNode({ parameters: batchParameters, items, credentials: credentialsFor(sb), executionId: 'exec-edit' });
-	items[550]!.name = 'Changed';
-	const again = await runNode({ parameters: batchParameters, items, credentials: credentialsFor(sb), executionId: 'exec-edit' });
+	// The node's body edited for one item (the trigger data is the same).
+	const edited = { ...batchParameters, body: '=Body for {{ $json.n }}{{ $json.n === 550 ? " (changed)" : "" }}' };
+	const again = await runNode({ parameters: edited, items, credentials: credentialsFor(sb), executionId: 'exec-edit-2' });
 	expect(again.error).toBeUndefined();
 	const out = again.outputs[0]!;
 	expect(out.slice(0, 500).every((i) => i.json.replayed === true)).toBe(true);

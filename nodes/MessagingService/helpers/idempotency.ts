@@ -1,41 +1,92 @@
 /**
- * Idempotency keys of the node. Default: deterministic per chunk, from the execution lineage (the
- * original execution's id, carried into n8n's Retry of it: lineage.ts), the node id, the run index, the
- * operation, the item (for per-item writes), the chunk index and the chunk's payload.
- * "Retry On Fail" re-runs the node inside the same execution and run, and a Retry from the executions
- * list runs it again in the same lineage and run index: every chunk gets the key it had before and the
- * service answers from its idempotency store instead of sending twice. A new trigger is a new lineage
- * and sends again. A chunk whose content changed gets a new key (never `idempotency_key_reused`).
+ * Idempotency keys of the node and the identity of each row in n8n's store (sent-rows.ts).
+ *
+ * Default (no Idempotency Key): keys derive from the run's lineage (lineage.ts: the workflow and the
+ * trigger data it started from, the node, `$runIndex`), the rows a chunk holds and the chunk's payload.
+ * Every n8n recovery replays the trigger data, so it derives the same keys and the service replays what
+ * went out. A row's store identity is the lineage, its index and its input item: a Retry whose node
+ * parameters were edited still recognises the rows it sent.
+ *
+ * The Idempotency Key option:
+ * - values that differ across items (an expression such as {{ $json.orderId }}) are PER ITEM: each
+ *   item's key is its identity in the store, and a chunk's key derives from its items' keys;
+ * - one value for every item (a fixed text, or a single item) is the key of the whole call, as the
+ *   service defines it (chunks add ":chunk-N").
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { n8nChunkKeys } from '../../../src/index.ts';
+import { canonicalJson, n8nChunkKeys, sha256Hex } from '../../../src/index.ts';
 import type { RequestOptions } from '../../../src/index.ts';
-import { executionLineage } from './lineage.ts';
+import { itemKeyChunkKeys } from '../../../src/adapter-keys.ts';
+import { runLineage } from './lineage.ts';
+import type { Lineage } from './lineage.ts';
+import { userIdempotencyKey } from './options.ts';
 
 export type KeyOption = RequestOptions['idempotencyKey'];
 
-function runIndexOf(ctx: IExecuteFunctions): number {
-	const proxy = ctx.getWorkflowDataProxy(0) as { $runIndex?: unknown };
-	return typeof proxy.$runIndex === 'number' ? proxy.$runIndex : 0;
+/** How the rows of one bulk write (Send Batch) are keyed. */
+export type RowKeys =
+	| { mode: 'derived'; lineage: Lineage; slotOf: (row: number) => string; keyFor: (rows: readonly number[]) => KeyOption }
+	| { mode: 'perItem'; lineage: Lineage; keyOf: (row: number) => string; slotOf: (row: number) => string; keyFor: (rows: readonly number[]) => KeyOption }
+	| { mode: 'call'; lineage: Lineage; key: string; keyFor: () => KeyOption };
+
+/**
+ * The keys of a bulk write over `rows` (caller's indexes). The Idempotency Key field is read for EVERY
+ * row (an expression means per item).
+ */
+export function rowKeys(ctx: IExecuteFunctions, operation: string, rows: readonly number[], inputOf: (row: number) => unknown): RowKeys {
+	const lineage = runLineage(ctx);
+	const given = new Map(rows.map((row) => [row, userIdempotencyKey(ctx, row).trim()]));
+	const distinct = new Set(given.values());
+	if (distinct.size === 1 && !distinct.has('')) {
+		const key = [...distinct][0]!;
+		return { mode: 'call', lineage, key, keyFor: () => key };
+	}
+	if (distinct.size > 1) {
+		const keyOf = (row: number) => given.get(row) ?? '';
+		return {
+			mode: 'perItem',
+			lineage,
+			keyOf,
+			slotOf: (row) => sha256Hex(canonicalJson(['key', operation, keyOf(row)])),
+			keyFor: (sent) => itemKeyChunkKeys({ workflowId: lineage.workflowId, nodeId: lineage.nodeId, operation, keys: sent.map(keyOf) }),
+		};
+	}
+	const base = { lineageId: lineage.id, nodeId: lineage.nodeId, runIndex: lineage.runIndex, operation };
+	return {
+		mode: 'derived',
+		lineage,
+		slotOf: (row) => sha256Hex(canonicalJson([lineage.id, lineage.nodeId, lineage.runIndex, operation, row, inputOf(row) ?? null])),
+		keyFor: (sent) => n8nChunkKeys({ ...base, rows: sent }),
+	};
 }
 
 /**
- * The key deriver of one node run: lineage, node id and run index are read once (on the first
- * derived key), not per item.
- * - `userKey`: the "Idempotency Key" field; when set, it is the base key (chunks get `:chunk-N`).
- * - `payloadContext`: what belongs to every chunk's payload besides its items (e.g. the message of a
- *   multi-recipient send).
+ * The keys of one Send (one input item, one message to many recipients): a recipient is a row. A key
+ * given for the item is the call's key; otherwise keys and store slots derive as for Send Batch, from the
+ * item, its input and the recipient's place in the list.
+ */
+export function recipientKeys(lineage: Lineage, userKey: string, itemIndex: number, input: unknown, recipients: readonly string[], content: unknown): RowKeys {
+	const given = userKey.trim();
+	if (given) return { mode: 'call', lineage, key: given, keyFor: () => given };
+	const operation = 'message.send';
+	return {
+		mode: 'derived',
+		lineage,
+		slotOf: (row) => sha256Hex(canonicalJson([lineage.id, lineage.nodeId, lineage.runIndex, operation, itemIndex, input ?? null, row, recipients[row]!])),
+		keyFor: (sent) => n8nChunkKeys({ lineageId: lineage.id, nodeId: lineage.nodeId, runIndex: lineage.runIndex, operation, itemIndex, context: content, rows: sent }),
+	};
+}
+
+/**
+ * The key deriver of Contact → Import: the lineage is read once. `userKey` (the field's value) wins when
+ * set; chunks then get ":chunk-N".
  */
 export function idempotencyKeys(ctx: IExecuteFunctions): (operation: string, userKey: string, itemIndex?: number, payloadContext?: unknown) => KeyOption {
-	let base: { lineageId: string; nodeId: string; runIndex: number } | null | undefined;
+	let lineage: Lineage | undefined;
 	return (operation, userKey, itemIndex, payloadContext) => {
 		const given = userKey.trim();
 		if (given) return given;
-		if (base === undefined) {
-			const lineage = executionLineage(ctx);
-			// Without an execution id there is nothing stable to derive from: a random key per write.
-			base = lineage ? { lineageId: lineage, nodeId: ctx.getNode().id ?? ctx.getNode().name, runIndex: runIndexOf(ctx) } : null;
-		}
-		return base ? n8nChunkKeys({ ...base, operation, itemIndex, context: payloadContext }) : undefined;
+		lineage ??= runLineage(ctx);
+		return n8nChunkKeys({ lineageId: lineage.id, nodeId: lineage.nodeId, runIndex: lineage.runIndex, operation, itemIndex, context: payloadContext });
 	};
 }

@@ -1,55 +1,67 @@
 /**
- * The execution lineage: the id of the execution that first ran this workflow run, shared by n8n's
- * "Retry" of it. n8n's Retry (executions list, either mode) starts a NEW execution (new id,
- * `getMode() === 'retry'`) from a copy of the failed execution's run data — and custom data lives in that
- * run data (`resultData.metadata`), so a value written by the original is read back in the retry.
- * A new trigger starts with empty custom data: a new lineage, so it sends again.
- *
- * Custom data is bounded (n8n-core execution-metadata: ≤ 10 keys; an 11th new key is dropped silently
- * outside manual mode), so the write is read back and a failure logged.
+ * The lineage of one node run: what n8n replays when it recovers a run. n8n's recoveries never keep the
+ * execution id — a Retry (either mode), a crashed webhook's Retry, "Debug in editor", "Execute step", a
+ * sub-workflow child started again by its parent's Retry are all new executions — but they all start
+ * from the same trigger data: the Retry copies it (or the whole run data), "Debug in editor" pins it, a
+ * child's Execute Workflow Trigger outputs the parent's items again. So the lineage is a hash of the
+ * workflow id and the output of every root (trigger) node upstream of this node, plus the node id and
+ * `$runIndex`. Identical trigger data is the same send (a webhook redelivered with the same headers,
+ * query and body too; a Manual Trigger's `{}` too); a new Schedule tick carries its own timestamp and
+ * is a new send.
  */
-import type { IExecuteFunctions, IWorkflowExecutionCustomData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { canonicalJson, sha256Hex } from '../../../src/index.ts';
 
-export const LINEAGE_KEY = 'msgsvc_lineage';
+export interface Lineage {
+	/** Hash of the workflow id and the roots' output. */
+	id: string;
+	workflowId: string;
+	nodeId: string;
+	runIndex: number;
+	/** The roots whose output went into `id` (empty: nothing upstream could be read, see `tied`). */
+	roots: string[];
+	/** False when no root's output could be read: `id` then follows this execution only. */
+	tied: boolean;
+}
 
-function customDataOf(ctx: IExecuteFunctions): IWorkflowExecutionCustomData | undefined {
+interface DataProxy {
+	$runIndex?: unknown;
+	$items?: (node: string, output?: number, run?: number) => INodeExecutionData[];
+}
+
+/** The nodes upstream of this one that have no parent of their own (triggers, or a workflow's start). */
+function rootNames(ctx: IExecuteFunctions): string[] {
+	const self = ctx.getNode().name;
+	return ctx
+		.getParentNodes(self)
+		.filter((parent) => ctx.getParentNodes(parent.name, { depth: 1 }).length === 0)
+		.map((parent) => parent.name)
+		.sort();
+}
+
+/** A root's first run's output, json only (binary data is referenced by id, which changes per run). */
+function rootOutput(proxy: DataProxy, name: string): unknown[] | undefined {
 	try {
-		return ctx.customData;
+		const items = proxy.$items?.(name, 0, 0);
+		return Array.isArray(items) ? items.map((item) => item.json) : undefined;
 	} catch {
-		return undefined; // n8n-core throws when the context has no run data
+		return undefined; // this root did not run in this execution (another trigger started it)
 	}
 }
 
-function record(custom: IWorkflowExecutionCustomData | undefined, lineage: string): boolean {
-	if (!custom) return false;
-	try {
-		custom.set(LINEAGE_KEY, lineage);
-	} catch {
-		return false; // manual mode throws on a refused key; other modes drop it silently
+/** Read once per node run (idempotency.ts). */
+export function runLineage(ctx: IExecuteFunctions): Lineage {
+	const proxy = ctx.getWorkflowDataProxy(0) as DataProxy;
+	const runIndex = typeof proxy.$runIndex === 'number' ? proxy.$runIndex : 0;
+	const workflowId = String(ctx.getWorkflow().id ?? '');
+	const node = ctx.getNode();
+	const outputs: Array<[string, unknown[]]> = [];
+	for (const name of rootNames(ctx)) {
+		const output = rootOutput(proxy, name);
+		if (output) outputs.push([name, output]);
 	}
-	return custom.get(LINEAGE_KEY) === lineage;
-}
-
-/** The lineage id of this execution, or undefined when n8n gives no execution id. Read once per node run (idempotency.ts). */
-export function executionLineage(ctx: IExecuteFunctions): string | undefined {
-	const executionId = ctx.getExecutionId();
-	if (!executionId) return undefined;
-	const custom = customDataOf(ctx);
-	if (ctx.getMode() === 'retry') {
-		const carried = custom?.get(LINEAGE_KEY);
-		if (typeof carried === 'string' && carried.length > 0) return carried;
-		// The original never recorded one: it never reached this node, it ran a version of the node
-		// without lineage, or custom data was full. Messages it did send go out again.
-		ctx.logger.warn(
-			`Messaging Service: retry ${executionId} carries no "${LINEAGE_KEY}" from the execution it retries; idempotency keys derive from this execution, so anything the original execution sent is sent again. Set the Idempotency Key option from the item (e.g. {{ $json.id }}) to make retries safe regardless.`,
-		);
-		record(custom, executionId);
-		return executionId;
-	}
-	if (!record(custom, executionId)) {
-		ctx.logger.warn(
-			`Messaging Service: could not record "${LINEAGE_KEY}" in execution ${executionId}'s custom data (n8n keeps at most 10 keys); a Retry of this execution from the executions list would send again. Retry On Fail is not affected.`,
-		);
-	}
-	return executionId;
+	const tied = outputs.length > 0;
+	// Nothing upstream to read: the execution id is all there is, and a recovery cannot be recognised.
+	const source = tied ? { workflowId, outputs } : { workflowId, execution: ctx.getExecutionId() ?? '' };
+	return { id: sha256Hex(canonicalJson(source)), workflowId, nodeId: node.id ?? node.name, runIndex, roots: outputs.map(([name]) => name), tied };
 }

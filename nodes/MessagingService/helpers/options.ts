@@ -18,8 +18,9 @@ export const idempotencyKeyField: INodeProperties = {
 	name: 'idempotencyKey',
 	type: 'string',
 	default: '',
+	hint: 'Empty: a run with the same trigger data and items sends nothing twice (such rows come out "sentEarlier"); a new schedule tick or other webhook data sends again. One key per item: one message per key, ever.',
 	description:
-		'Key that makes a repeated call return the first answer instead of sending again (at most 255 visible ASCII characters; each chunk adds ":chunk-N"). Leave empty for a key derived from the execution, the node, the run and the content, so Retry On Fail and re-runs never send twice.',
+		'Leave empty: keys derive from the trigger data the run started from, the node, the run and the content, and Send Batch remembers the rows it sent in n8n\'s deduplication store. Retry On Fail, a Retry, a crashed execution\'s Retry, Debug in editor, a sub-workflow run again, and any run with the SAME trigger data and items (a webhook delivered twice, a second manual run) never send a row twice: such rows come out with "sentEarlier": true. A new schedule tick or a webhook with other data sends again. An expression giving each item its own key (e.g. the item’s order ID) means one message per key: an item whose key this node sent before is not sent again. A fixed text is the key of the whole call (each chunk adds ":chunk-N"; at most 255 visible ASCII characters).',
 };
 
 /** The operation's "Options" collection with the given extra options, sorted by display name. */

@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { describeChunkEvent } from '../../../src/index.ts';
 import type { ChunkEvent, ItemResult } from '../../../src/index.ts';
 import { asApiError, errorItem } from './errors.ts';
+import { retrySentence } from './hints.ts';
 
 export type UnsentResult = Exclude<ItemResult, { status: 'sent' }>;
 
@@ -31,8 +32,8 @@ export function thrownErrorItem(error: unknown, itemIndex: number): INodeExecuti
 }
 
 /** What n8n adds to a whole-call error when some writes may have gone through. */
-export function unknownHint(unknown: number): string {
-	return unknown > 0 ? '; a Retry of this execution from the executions list sends with the same keys' : '';
+export function unknownHint(ctx: IExecuteFunctions, unknown: number): string {
+	return unknown > 0 ? `; ${retrySentence(ctx)}` : '';
 }
 
 /** Logs each chunk's end through n8n's logger, in the shared wording. */

@@ -6,7 +6,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { describeOutcome, replayedCount } from '../../../../src/index.ts';
 import type { MessagingClient } from '../../../../src/index.ts';
 import { nodeError, NodeSideError } from '../../helpers/errors.ts';
-import { idempotencyKeys } from '../../helpers/idempotency.ts';
+import { addHint, itemRanges, unknownChunks, untiedHint } from '../../helpers/hints.ts';
+import { recipientKeys } from '../../helpers/idempotency.ts';
+import { runLineage } from '../../helpers/lineage.ts';
+import { sendOnce } from '../../helpers/send-once.ts';
 import { chunkLogger, thrownErrorItem, unknownHint, unsentResultItem, type UnsentResult } from '../../helpers/results.ts';
 import { cancelSignal, requiredString } from '../../helpers/items.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
@@ -20,7 +23,10 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], client: MessagingClient): Promise<INodeExecutionData[]> {
 	const output: INodeExecutionData[] = [];
 	const signal = cancelSignal(this);
-	const keyFor = idempotencyKeys(this);
+	const lineage = runLineage(this);
+	const earlier: number[] = [];
+	let recipientsEarlier = 0;
+	let untied: string | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const channel = requiredString(this, 'channel', itemIndex);
@@ -29,27 +35,41 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const body = this.getNodeParameter('body', itemIndex, '') as string;
 			if (to.length === 0) throw new NodeSideError('invalid_input', 'No recipient given.', 'Fill in "To" with at least one recipient.', 'to');
 			const content: { channel: string; subject?: string; body: string } = subject ? { channel, subject, body } : { channel, body };
-			const outcome = await client.messages.send({ ...content, to }, {
-				idempotencyKey: keyFor('message.send', userIdempotencyKey(this, itemIndex), itemIndex, content),
-				signal,
-				onChunk: chunkLogger(this, 'recipients'),
-			});
+			const keys = recipientKeys(lineage, userIdempotencyKey(this, itemIndex), itemIndex, items[itemIndex]!.json, to, content);
+			const once = await sendOnce(
+				this,
+				to.map((_, row) => row),
+				keys,
+				(rows, options) => client.messages.send({ ...content, to: rows.map((row) => to[row]!) }, { ...options, signal }),
+				chunkLogger(this, 'recipients'),
+			);
+			untied ??= once.untied;
+			const byRecipient: INodeExecutionData[][] = to.map(() => []);
+			for (const row of [...once.sentEarlier, ...once.reused]) byRecipient[row]!.push({ json: { sentEarlier: true, channel, to: to[row]! }, pairedItem: { item: itemIndex } });
+			if (once.sentEarlier.length + once.reused.length > 0) {
+				earlier.push(itemIndex);
+				recipientsEarlier += once.sentEarlier.length + once.reused.length;
+			}
 			const failures: INodeExecutionData[] = [];
 			let firstFailure: UnsentResult | undefined;
-			for (const result of outcome.results) {
+			for (const result of [...once.results].sort((a, b) => a.index - b.index)) {
 				const recipient = to[result.index];
 				if (result.status === 'sent') {
 					const json: IDataObject = { id: result.id, channel, to: recipient, replayed: result.call.replayed };
-					output.push({ json, pairedItem: { item: itemIndex } });
+					byRecipient[result.index]!.push({ json, pairedItem: { item: itemIndex } });
 				} else {
 					firstFailure ??= result;
 					failures.push(unsentResultItem(result, itemIndex, { to: recipient, recipientIndex: result.index }, `recipient ${recipient}`));
 				}
 			}
+			output.push(...byRecipient.flat());
 			if (failures.length > 0) {
 				if (!this.continueOnFail()) {
-					const summary = `${to.length} recipients: ${describeOutcome({ ...outcome, replayed: replayedCount(outcome.results) })}${unknownHint(outcome.unknown)}`;
-					throw nodeError(this.getNode(), outcome.error ?? firstFailure!.error, itemIndex, summary, firstFailure!.call.idempotencyKey);
+					const counts = { sent: 0, failed: 0, unknown: 0, notAttempted: 0 };
+					for (const r of once.results) counts[r.status === 'not_attempted' ? 'notAttempted' : r.status] += 1;
+					const unknown = unknownChunks(once.results, (index) => index);
+					const summary = `${to.length} recipients: ${describeOutcome({ ...counts, replayed: replayedCount(once.results) })}${unknownHint(this, counts.unknown)}${unknown ? `. Keys of the unknown chunks: ${unknown.replace(/\(items /g, '(recipients ')}` : ''}`;
+					throw nodeError(this.getNode(), once.error ?? firstFailure!.error, itemIndex, summary, firstFailure!.call.idempotencyKey);
 				}
 				output.push(...failures);
 			}
@@ -58,5 +78,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			output.push(thrownErrorItem(error, itemIndex));
 		}
 	}
+	if (recipientsEarlier > 0) addHint(this, `${recipientsEarlier} recipients were already sent earlier (same trigger data, node and input item, or the same Idempotency Key), not sent again: items ${itemRanges(earlier)}. Their output items have "sentEarlier": true.`);
+	if (untied) addHint(this, untiedHint(untied), 'warning');
 	return output;
 }

@@ -8,11 +8,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { describeOutcome, replayedCount } from '../../../../src/index.ts';
 import type { MessageElement, MessagingClient } from '../../../../src/index.ts';
-import { nodeError } from '../../helpers/errors.ts';
-import { idempotencyKeys } from '../../helpers/idempotency.ts';
+import { nodeError, NodeSideError } from '../../helpers/errors.ts';
+import { addHint, retrySentence, sentEarlierHint, unknownChunks, untiedHint } from '../../helpers/hints.ts';
+import { rowKeys } from '../../helpers/idempotency.ts';
+import type { RowKeys } from '../../helpers/idempotency.ts';
 import { chunkLogger, thrownErrorItem, unknownHint, unsentResultItem, type UnsentResult } from '../../helpers/results.ts';
 import { cancelSignal, requiredString } from '../../helpers/items.ts';
-import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
+import { sendOnce } from '../../helpers/send-once.ts';
+import { idempotencyKeyField, optionsCollection } from '../../helpers/options.ts';
 import { messageFields } from './fields.ts';
 
 export const description: INodeProperties[] = [
@@ -39,43 +42,74 @@ function elementOf(ctx: IExecuteFunctions, itemIndex: number): MessageElement {
 	return element;
 }
 
+/** Per-item keys must be there and differ: a missing or repeated key fails its item before anything is sent. */
+function keyProblem(keys: RowKeys, row: number, firstRowOf: Map<string, number>): NodeSideError | undefined {
+	if (keys.mode !== 'perItem') return undefined;
+	const key = keys.keyOf(row);
+	if (!key) return new NodeSideError('missing_idempotency_key', `The Idempotency Key of item ${row} is empty while other items have one.`, 'Give every item its own key, or leave the field empty for keys derived from the run.', 'idempotencyKey');
+	const first = firstRowOf.get(key);
+	if (first !== undefined) return new NodeSideError('duplicate_idempotency_key', `Item ${row} has the same Idempotency Key as item ${first}; it was not sent.`, 'Give every item its own key: one key is one message.', 'idempotencyKey');
+	firstRowOf.set(key, row);
+	return undefined;
+}
+
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], client: MessagingClient): Promise<INodeExecutionData[]> {
 	const perItem: INodeExecutionData[][] = items.map(() => []);
-	const elements: MessageElement[] = [];
-	const itemOf: number[] = [];
+	const elements: Array<MessageElement | undefined> = [];
+	const candidates: number[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			elements.push(elementOf(this, itemIndex));
-			itemOf.push(itemIndex);
+			elements[itemIndex] = elementOf(this, itemIndex);
+			candidates.push(itemIndex);
 		} catch (error) {
 			// Nothing has been sent yet: without continue-on-fail the node stops here.
 			if (!this.continueOnFail()) throw nodeError(this.getNode(), error, itemIndex);
 			perItem[itemIndex]!.push(thrownErrorItem(error, itemIndex));
 		}
 	}
+	if (candidates.length === 0) return perItem.flat();
 
-	if (elements.length > 0) {
-		const outcome = await client.messages.sendBatch(elements, {
-			idempotencyKey: idempotencyKeys(this)('message.sendBatch', userIdempotencyKey(this, 0)),
-			signal: cancelSignal(this),
-			onChunk: chunkLogger(this, 'messages'),
-		});
-		let firstFailure: UnsentResult | undefined;
-		for (const result of outcome.results) {
-			const itemIndex = itemOf[result.index]!;
-			const element = elements[result.index]!;
-			if (result.status === 'sent') {
-				const json: IDataObject = { id: result.id, channel: element.channel, to: element.to, replayed: result.call.replayed };
-				perItem[itemIndex]!.push({ json, pairedItem: { item: itemIndex } });
-				continue;
-			}
-			firstFailure ??= result;
-			perItem[itemIndex]!.push(unsentResultItem(result, itemIndex));
+	const keys = rowKeys(this, 'message.sendBatch', candidates, (row) => items[row]!.json);
+	const firstRowOf = new Map<string, number>();
+	const rows: number[] = [];
+	for (const row of candidates) {
+		const problem = keyProblem(keys, row, firstRowOf);
+		if (!problem) rows.push(row);
+		else if (!this.continueOnFail()) throw nodeError(this.getNode(), problem, row);
+		else perItem[row]!.push(thrownErrorItem(problem, row));
+	}
+
+	const signal = cancelSignal(this);
+	const once = await sendOnce(this, rows, keys, (sent, options) => client.messages.sendBatch(sent.map((row) => elements[row]!), { ...options, signal }), chunkLogger(this, 'messages'));
+	const earlier = (row: number): INodeExecutionData => ({ json: { sentEarlier: true, channel: elements[row]!.channel, to: elements[row]!.to }, pairedItem: { item: row } });
+	for (const row of once.sentEarlier) perItem[row]!.push(earlier(row));
+	for (const row of once.reused) perItem[row]!.push(earlier(row));
+	let firstFailure: UnsentResult | undefined;
+	for (const result of once.results) {
+		const row = result.index;
+		if (result.status === 'sent') {
+			const json: IDataObject = { id: result.id, channel: elements[row]!.channel, to: elements[row]!.to, replayed: result.call.replayed };
+			perItem[row]!.push({ json, pairedItem: { item: row } });
+			continue;
 		}
-		if (firstFailure && !this.continueOnFail()) {
-			const summary = `${elements.length} messages: ${describeOutcome({ ...outcome, replayed: replayedCount(outcome.results) })}${unknownHint(outcome.unknown)}`;
-			throw nodeError(this.getNode(), outcome.error ?? firstFailure.error, itemOf[firstFailure.index]!, summary, firstFailure.call.idempotencyKey);
-		}
+		if (!firstFailure || row < firstFailure.index) firstFailure = result;
+		perItem[row]!.push(unsentResultItem(result, row));
+	}
+
+	if (once.sentEarlier.length > 0) addHint(this, sentEarlierHint(once.sentEarlier.length, candidates.length, once.sentEarlier, keys.mode === 'perItem' ? 'same Idempotency Key' : 'same trigger data, node and input item'));
+	if (once.reused.length > 0) addHint(this, sentEarlierHint(once.reused.length, candidates.length, once.reused, 'with other content under the same Idempotency Key'));
+	const untied = once.untied ?? (keys.mode !== 'call' && !keys.lineage.tied ? 'no trigger data upstream of this node could be read' : undefined);
+	if (untied) addHint(this, untiedHint(untied), 'warning');
+	const unknown = unknownChunks(once.results, (index) => index);
+	if (unknown) addHint(this, `Outcome unknown for some items; ${retrySentence(this)}. Keys: ${unknown}`, 'warning');
+
+	if (firstFailure && !this.continueOnFail()) {
+		const counts = { sent: 0, failed: 0, unknown: 0, notAttempted: 0 };
+		for (const r of once.results) counts[r.status === 'not_attempted' ? 'notAttempted' : r.status] += 1;
+		const earlierText = once.sentEarlier.length + once.reused.length > 0 ? `, ${once.sentEarlier.length + once.reused.length} already sent earlier` : '';
+		const keysText = unknown ? `. Keys of the unknown chunks: ${unknown}` : '';
+		const summary = `${candidates.length} messages: ${describeOutcome({ ...counts, replayed: replayedCount(once.results) })}${earlierText}${unknownHint(this, counts.unknown)}${keysText}`;
+		throw nodeError(this.getNode(), once.error ?? firstFailure.error, firstFailure.index, summary, firstFailure.call.idempotencyKey);
 	}
 	return perItem.flat();
 }
