@@ -3,7 +3,7 @@ import type { ServiceErrorBody } from './errors.ts';
 import { parseRateLimitHeaders, rateLimitedWaitSeconds } from './headers.ts';
 import type { RateLimitHeaders } from './headers.ts';
 import type { RateLimiter, WaitBudget } from './rate-limiter.ts';
-import { attemptMayHaveCommitted, isProgrammingError, neverConnected } from './outcome-certainty.ts';
+import { attemptMayHaveCommitted, isProgrammingError, neverConnected, refusedBeforeSending } from './outcome-certainty.ts';
 import { backoffDelay, decideRetry, RetryBudget } from './retry-policy.ts';
 import type { RetryOptions, RetryState } from './retry-policy.ts';
 import type { HttpResponse, Runtime } from './runtime.ts';
@@ -55,6 +55,22 @@ function isAbort(signal?: AbortSignal): boolean {
 
 function abortedError(): ApiError {
   return new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: 'The operation was cancelled.' });
+}
+
+/** A transport error's words, with its cause's (fetch says only "fetch failed"; the cause says why). */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: unknown } | null | undefined)?.cause;
+  return cause instanceof Error && cause.message && !message.includes(cause.message) ? `${message} (${cause.message})` : message;
+}
+
+function notSentError(request: ApiRequest, reason: string): ApiError {
+  return new ApiError({
+    status: 0,
+    type: 'invalid_input',
+    code: 'invalid_input',
+    message: `${request.method} ${request.path} was refused before sending (${reason}); nothing was sent.`,
+  });
 }
 
 /** The error a write ends with, marked `outcomeUnknown` when an earlier attempt may have committed. */
@@ -153,11 +169,12 @@ export class RequestSender {
         response = await runtime.transport({ method: request.method, url: this.url(request.path, request.query), headers: this.headers(request), body, signal: request.signal });
       } catch (error) {
         limiter.settle(undefined, sentAt, runtime.now());
+        // Nothing left: the same request would be refused again, and nothing can have been committed.
+        if (refusedBeforeSending(error)) throw end(notSentError(request, this.redact(reasonOf(error))));
         programmingError = isProgrammingError(error) ? error : undefined;
         if (!programmingError && !neverConnected(error)) uncertain = true;
         if (!programmingError && isAbort(request.signal)) throw end(abortedError());
-        const reason = error instanceof Error ? error.message : String(error);
-        failure = transportError(`No answer from the service for ${request.method} ${request.path}: ${this.redact(reason)}`);
+        failure = transportError(`No answer from the service for ${request.method} ${request.path}: ${this.redact(reasonOf(error))}`);
       }
       // Rethrown as it is, after the catch: n8n's scanner refuses a raw re-throw inside one.
       if (programmingError !== undefined) throw programmingError;
