@@ -45,7 +45,7 @@ export interface SenderOptions {
   onEvent?: (event: ClientEvent) => void;
 }
 
-/** A storm of 429s with Retry-After 0 must not spin forever. */
+/** A backstop on 429s per call; the 429 floor and the caller's maxWaitMs end a storm long before. */
 const MAX_RATE_LIMITED_ATTEMPTS = 100;
 
 /** Only the caller's signal means "cancelled"; a transport's own timeout is a transport error, retried. */
@@ -206,6 +206,7 @@ export class RequestSender {
       if (decision.kind === 'stop') throw end(failure);
       if (decision.kind === 'rate_limit') {
         state.rateLimited += 1;
+        if (decision.belowFloor) state.shortRateLimits = (state.shortRateLimits ?? 0) + 1;
         if (state.rateLimited > MAX_RATE_LIMITED_ATTEMPTS) throw end(failure);
         // Not processed (spec §7): no retry budget is spent; the wait counts against the caller's bound.
         limiter.block(decision.waitSeconds, runtime.now());

@@ -13,27 +13,32 @@ import type { ApiError } from './errors.ts';
  *   Idempotency-Key.
  * - everything else (401/402/403/404/405/409 reused/413/422/400): never retry.
  */
-export type RetryDecision = { kind: 'rate_limit'; waitSeconds: number } | { kind: 'backoff'; atLeastMs?: number } | { kind: 'stop' };
+export type RetryDecision =
+  | { kind: 'rate_limit'; waitSeconds: number; /** The answer asked for less than the floor: the next floor doubles. */ belowFloor?: true }
+  | { kind: 'backoff'; atLeastMs?: number }
+  | { kind: 'stop' };
 
 /** The longest Retry-After a 5xx may ask for before its one retry; beyond it, the call ends at once. */
 export const MAX_SERVER_RETRY_AFTER_S = 60;
 
-/** The least wait after a call's first 429, whatever the answer asked (0, garbage, a reset already past). */
+/** The least wait after a 429, whatever the answer asked (0, garbage, a reset already past). */
 export const RATE_LIMIT_FLOOR_S = 1;
-/** The floor doubles on each further 429 of the same call, up to this. */
+/** The floor doubles on each further 429 of the same call that again asks for less, up to this. */
 export const MAX_RATE_LIMIT_FLOOR_S = 32;
 
 /**
- * The floor under the wait after a call's 429 number `refusals + 1`: 1 s, 2 s, 4 s … 32 s. No answer can
- * make a call spin (a 429 asking for 0 s used to retry 101 times in 50 ms); a longer Retry-After wins.
+ * The floor under the wait after a 429, when `short` earlier 429s of the same call asked for less than
+ * their floor: 1 s, 2 s, 4 s … 32 s. No answer can make a call spin (a 429 asking for 0 s used to retry
+ * 101 times in 50 ms). An answer asking for at least the floor is waited as asked, and does not raise it.
  */
-export function rateLimitFloorSeconds(refusals: number): number {
-  return Math.min(MAX_RATE_LIMIT_FLOOR_S, RATE_LIMIT_FLOOR_S * 2 ** Math.max(0, refusals));
+export function rateLimitFloorSeconds(short: number): number {
+  return Math.min(MAX_RATE_LIMIT_FLOOR_S, RATE_LIMIT_FLOOR_S * 2 ** Math.max(0, short));
 }
 
 function rateLimitWait(error: ApiError, state: RetryState): RetryDecision {
   const asked = error.retryAfter !== undefined && Number.isFinite(error.retryAfter) ? error.retryAfter : 0;
-  return { kind: 'rate_limit', waitSeconds: Math.max(asked, rateLimitFloorSeconds(state.rateLimited)) };
+  const floor = rateLimitFloorSeconds(state.shortRateLimits ?? 0);
+  return asked >= floor ? { kind: 'rate_limit', waitSeconds: asked } : { kind: 'rate_limit', waitSeconds: floor, belowFloor: true };
 }
 
 export interface RetryState {
@@ -43,6 +48,8 @@ export interface RetryState {
   serverErrors: number;
   /** 429s seen so far for this request (they do not count as retries). */
   rateLimited: number;
+  /** Those of them that asked for less than the 429 floor (`rateLimitFloorSeconds`). */
+  shortRateLimits?: number;
 }
 
 export interface RetryOptions {

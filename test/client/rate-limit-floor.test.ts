@@ -3,7 +3,7 @@ import { localServer, recordedClient, reply } from './local-server.ts';
 /**
  * No answer can make the client spin on 429s: whatever the wait a 429 works out to (Retry-After 0, a
  * garbled one, a reset already past), the client waits at least 1 s, doubling on each further 429 of
- * the same call. Over real HTTP; the waits are recorded on the client's virtual clock.
+ * the same call that again asks for less. A service that names a wait of at least the floor is obeyed. Over real HTTP; the waits are recorded on the client's virtual clock.
  */
 const rateLimited = { error: { type: 'rate_limit_error', code: 'rate_limit_exceeded', message: 'slow down' } };
 const account = { data: { rate_limit: 60 } };
@@ -27,13 +27,22 @@ test.each([
   expect(sleeps).toEqual([1000, 2000, 4000]);
 });
 
+test('a Retry-After of 1 s on every 429 is waited as asked: the floor grows only on answers below it', async () => {
+  const server = await refusingServer(3, () => ({ 'retry-after': '1' }));
+  const { client, sleeps, close } = recordedClient(server.url);
+  await client.account.get();
+  await close();
+  await server.close();
+  expect(sleeps).toEqual([1000, 1000, 1000]);
+});
+
 test('a longer Retry-After than the floor is waited as asked', async () => {
   const server = await refusingServer(2, () => ({ 'retry-after': '3' }));
   const { client, sleeps, close } = recordedClient(server.url);
   await client.account.get();
   await close();
   await server.close();
-  expect(sleeps).toEqual([3000, 3000]); // the second 429's floor (2 s) is below what it asked
+  expect(sleeps).toEqual([3000, 3000]);
 });
 
 test('an endless stream of 0-second 429s ends at the caller’s wait bound after a handful of calls (it made 101)', async () => {
