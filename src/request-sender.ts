@@ -1,6 +1,7 @@
 import { ApiError, transportError } from './errors.ts';
 import type { ServiceErrorBody } from './errors.ts';
 import { parseRateLimitHeaders, rateLimitedWaitSeconds } from './headers.ts';
+import { Redactor } from './redaction.ts';
 import type { RateLimitHeaders } from './headers.ts';
 import type { RateLimiter, WaitBudget } from './rate-limiter.ts';
 import { attemptMayHaveCommitted, isProgrammingError, neverConnected, refusedBeforeSending } from './outcome-certainty.ts';
@@ -41,6 +42,8 @@ export interface SenderOptions {
   retry: RetryOptions;
   /** Added as `Authorization: Bearer …` when given; an adapter whose transport authenticates omits it. */
   apiKey?: string;
+  /** The key to redact when `apiKey` is not given (the transport authenticates). */
+  redactKey?: string;
   userAgent?: string;
   onEvent?: (event: ClientEvent) => void;
 }
@@ -85,22 +88,20 @@ function settled(error: ApiError, uncertain: boolean): ApiError {
 export class RequestSender {
   private readonly options: SenderOptions;
   private readonly retryBudget = new RetryBudget();
+  private readonly redactor: Redactor;
 
   constructor(options: SenderOptions) {
     this.options = options;
+    this.redactor = new Redactor([options.apiKey, options.redactKey]);
   }
 
   /**
-   * Removes the API key from text the service sent. Applied to the raw body before parsing, so every
-   * string handed back (row errors, `param`, `doc_url`, job errors, unknown fields) is covered.
+   * Removes the API key, in any escaping (redaction.ts), from text the service or the transport gave.
+   * Applied to the raw body before parsing, so every string handed back (row errors, `param`,
+   * `doc_url`, job errors, unknown fields) is covered, and to the request id and transport errors.
    */
   redact(text: string): string {
-    const key = this.options.apiKey;
-    if (!key) return text;
-    let out = text.includes(key) ? text.split(key).join('[redacted]') : text;
-    const escaped = JSON.stringify(key).slice(1, -1); // the key as it appears inside a JSON string
-    if (escaped !== key && out.includes(escaped)) out = out.split(escaped).join('[redacted]');
-    return out;
+    return this.redactor.redact(text);
   }
 
   private url(path: string, query?: ApiRequest['query']): string {
@@ -176,7 +177,8 @@ export class RequestSender {
         if (!programmingError && isAbort(request.signal)) throw end(abortedError());
         failure = transportError(`No answer from the service for ${request.method} ${request.path}: ${this.redact(reasonOf(error))}`);
       }
-      // Rethrown as it is, after the catch: n8n's scanner refuses a raw re-throw inside one.
+      // Rethrown as it is (its words redacted), after the catch: n8n's scanner refuses a raw re-throw inside one.
+      if (programmingError instanceof Error) programmingError.message = this.redact(programmingError.message);
       if (programmingError !== undefined) throw programmingError;
       if (response) {
         const receivedAt = runtime.now();
@@ -184,7 +186,8 @@ export class RequestSender {
         // A refused call (429) is governed by its Retry-After alone: its Remaining would hold the key
         // until the window's end even when the service says to come back sooner.
         limiter.settle(response.status === 429 ? { ...rateLimit, remaining: undefined } : rateLimit, sentAt, receivedAt);
-        const requestId = response.headers['x-request-id'];
+        const rawRequestId = response.headers['x-request-id'];
+        const requestId = rawRequestId === undefined ? undefined : this.redact(rawRequestId);
         const text = this.redact(response.body);
         if (response.status >= 200 && response.status < 300) {
           try {
