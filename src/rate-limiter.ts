@@ -171,14 +171,20 @@ export class RateLimiter {
     });
   }
 
-  /** Waits until a call may go, then counts it in flight. Call `settle` when it ends. */
-  async acquire(runtime: Runtime, budget: WaitBudget, signal?: AbortSignal, onWait?: (ms: number, reason: WaitReason) => void): Promise<void> {
+  /**
+   * Waits until a call may go, then counts it in flight. Call `settle` when it ends. A wait that would
+   * end past `deadline` (a job wait's) is not begun: it throws `wait_timeout`.
+   */
+  async acquire(runtime: Runtime, budget: WaitBudget, signal?: AbortSignal, onWait?: (ms: number, reason: WaitReason) => void, deadline?: number): Promise<void> {
     // A cold start: nothing is known of the window until the service answers once, so the first call
     // goes alone and the rest wait for its answer (20 parallel calls used to meet 10 × 429 at once).
     while (!this.answered && this.inFlight > 0) await this.nextSettle(signal);
     for (;;) {
       const { ms, reason } = this.delayFor(runtime.now(), runtime.random);
       if (ms <= 0) break;
+      if (deadline !== undefined && runtime.now() + ms >= deadline) {
+        throw new ApiError({ status: 0, type: 'wait_timeout', code: 'wait_timeout', message: `Waiting ${Math.ceil(ms / 1000)} s for the rate window would pass the wait's deadline.` });
+      }
       budget.reserve(ms, reason === 'retry_after' ? 'Honouring the service’s Retry-After' : 'Waiting for the rate window to reset');
       onWait?.(ms, reason);
       await runtime.sleep(ms, signal);

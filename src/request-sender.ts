@@ -20,7 +20,16 @@ export interface ApiRequest {
   idempotencyKey?: string;
   signal?: AbortSignal;
   budget: WaitBudget;
+  /**
+   * The caller's deadline (runtime clock, ms), for requests inside a wait. The first attempt always
+   * goes; each attempt gets the time left as its timeout (never less than MIN_ATTEMPT_MS); no retry,
+   * backoff or rate-limit wait starts that would end past the deadline: the call ends `wait_timeout`.
+   */
+  deadline?: number;
 }
+
+/** The least time an attempt inside a wait is given, so the poll at the deadline itself can answer. */
+export const MIN_ATTEMPT_MS = 1000;
 
 export interface ApiResponse<T> {
   status: number;
@@ -65,6 +74,10 @@ function reasonOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const cause = (error as { cause?: unknown } | null | undefined)?.cause;
   return cause instanceof Error && cause.message && !message.includes(cause.message) ? `${message} (${cause.message})` : message;
+}
+
+function deadlineError(request: ApiRequest): ApiError {
+  return new ApiError({ status: 0, type: 'wait_timeout', code: 'wait_timeout', message: `${request.method} ${request.path} got no answer before the wait's deadline.` });
 }
 
 function notSentError(request: ApiRequest, reason: string): ApiError {
@@ -155,19 +168,22 @@ export class RequestSender {
     let uncertain = false;
     const end = (error: ApiError) => settled(error, write && uncertain);
 
-    for (;;) {
+    const { deadline } = request;
+    for (let attempt = 0; ; attempt++) {
       if (request.signal?.aborted) throw end(abortedError());
+      if (deadline !== undefined && attempt > 0 && runtime.now() >= deadline) throw end(deadlineError(request));
       try {
-        await limiter.acquire(runtime, request.budget, request.signal, onWait);
+        await limiter.acquire(runtime, request.budget, request.signal, onWait, deadline);
       } catch (error) {
         throw end(isAbort(request.signal) ? abortedError() : error instanceof ApiError ? error : transportError(String(error)));
       }
       const sentAt = runtime.now();
+      const timeoutMs = deadline === undefined ? undefined : Math.max(MIN_ATTEMPT_MS, deadline - sentAt);
       let response: HttpResponse | undefined;
       let failure: ApiError;
       let programmingError: unknown;
       try {
-        response = await runtime.transport({ method: request.method, url: this.url(request.path, request.query), headers: this.headers(request), body, signal: request.signal });
+        response = await runtime.transport({ method: request.method, url: this.url(request.path, request.query), headers: this.headers(request), body, signal: request.signal, timeoutMs });
       } catch (error) {
         limiter.settle(undefined, sentAt, runtime.now());
         // Nothing left: the same request would be refused again, and nothing can have been committed.
@@ -219,6 +235,7 @@ export class RequestSender {
         throw end(new ApiError({ ...failure.toJSON(), code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.code}: ${failure.message})` }));
       }
       const delayMs = Math.max(backoffDelay(state.retries, this.options.retry, runtime.random), decision.atLeastMs ?? 0);
+      if (deadline !== undefined && runtime.now() + delayMs >= deadline) throw end(deadlineError(request));
       state.retries += 1;
       this.options.onEvent?.({ type: 'retry', method: request.method, path: request.path, code: failure.code, retry: state.retries, delayMs, requestId: failure.requestId });
       try {

@@ -8,6 +8,11 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /**
+   * A bound on this attempt tighter than the transport's own, when the caller has a deadline (a job
+   * wait): the transport ends the attempt by then, as it does at its own timeout.
+   */
+  timeoutMs?: number;
 }
 
 export interface HttpResponse {

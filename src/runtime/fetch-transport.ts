@@ -10,8 +10,9 @@ import { notSentError } from './not-sent.ts';
  * when no complete answer came, with REQUEST_NOT_SENT when the request could not even be built.
  */
 export function fetchTransport(options: { timeoutMs?: number } = {}): Transport {
-  const timeoutMs = options.timeoutMs ?? 60_000;
+  const ownTimeoutMs = options.timeoutMs ?? 60_000;
   return async (req) => {
+    const timeoutMs = Math.min(ownTimeoutMs, req.timeoutMs ?? Infinity);
     const deadline = attemptDeadline(timeoutMs, req.signal);
     let request: Request;
     try {
