@@ -1,9 +1,10 @@
 /**
- * Issue 21's two rate-limit figures, on the real clock (a measure script, not a test):
+ * Issue 21's figures, on the real clock (a measure script, not a test):
  * 1. requests a client makes in 2 s against a server whose every answer is a 429 asking for 0 s
  *    (Retry-After: 0, a reset already past);
- * 2. 429s met by 20 parallel calls on a fresh client against the sandbox with a ceiling of 10 a window.
- * Run: node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON bench/hostile-429.ts
+ * 2. 429s met by 20 parallel calls on a fresh client against the sandbox with a ceiling of 10 a window;
+ * 3. how far past its 2 s timeout an importAndWait runs when every poll hangs (transport timeout 5 s).
+ * Run: node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON bench/hostile-inputs.ts
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -59,11 +60,34 @@ async function coldBurst(): Promise<{ requests: number; rateLimited: number }> {
   return { requests, rateLimited };
 }
 
+async function hangingPollOverrun(): Promise<number> {
+  const queued = { object: 'job', id: 'job_1', type: 'contacts.bulk', status: 'queued', total: 1, processed: 0, failed: 0, errors: [], created_at: '2030-01-01T00:00:00Z', completed_at: null };
+  const server = createServer((req, res) => {
+    if (req.method === 'POST') {
+      res.writeHead(202, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: queued }));
+    } // GET /jobs/job_1: never answered
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const dispatcher = new Agent({ connections: 4 });
+  const client = new MessagingClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'sk_bench', runtime: nodeRuntime(undiciTransport({ dispatcher, timeoutMs: 5000 })), limiters: new LimiterRegistry() });
+  const started = Date.now();
+  await client.contacts.importAndWait([{ email: 'a@example.com' }], { timeoutMs: 2000 });
+  const overrun = Date.now() - started - 2000;
+  await dispatcher.close();
+  server.closeAllConnections();
+  server.close();
+  return overrun;
+}
+
 async function main(): Promise<void> {
   const loop = await zeroSecond429Loop();
   console.log(`0-second 429 loop: ${loop} requests in 2 s`);
   const burst = await coldBurst();
   console.log(`20 parallel calls on a cold client (ceiling 10): ${burst.rateLimited} × 429 in ${burst.requests} requests`);
+  const overrun = await hangingPollOverrun();
+  console.log(`importAndWait (timeout 2 s), every poll hanging: ended ${(overrun / 1000).toFixed(1)} s past its timeout`);
 }
 
 main().catch((error: unknown) => {
