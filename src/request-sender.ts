@@ -76,17 +76,12 @@ function reasonOf(error: unknown): string {
   return cause instanceof Error && cause.message && !message.includes(cause.message) ? `${message} (${cause.message})` : message;
 }
 
-function deadlineError(request: ApiRequest): ApiError {
-  return new ApiError({ status: 0, type: 'wait_timeout', code: 'wait_timeout', message: `${request.method} ${request.path} got no answer before the wait's deadline.` });
+function deadlineError(call: string): ApiError {
+  return new ApiError({ status: 0, type: 'wait_timeout', code: 'wait_timeout', message: `${call} got no answer before the wait's deadline.` });
 }
 
-function notSentError(request: ApiRequest, reason: string): ApiError {
-  return new ApiError({
-    status: 0,
-    type: 'invalid_input',
-    code: 'invalid_input',
-    message: `${request.method} ${request.path} was refused before sending (${reason}); nothing was sent.`,
-  });
+function notSentError(call: string, reason: string): ApiError {
+  return new ApiError({ status: 0, type: 'invalid_input', code: 'invalid_input', message: `${call} was refused before sending (${reason}); nothing was sent.` });
 }
 
 /** The error a write ends with, marked `outcomeUnknown` when an earlier attempt may have committed. */
@@ -169,9 +164,11 @@ export class RequestSender {
     const end = (error: ApiError) => settled(error, write && uncertain);
 
     const { deadline } = request;
+    // How errors name the call: its path may hold a caller's id, so it is redacted like the rest.
+    const call = `${request.method} ${this.redact(request.path)}`;
     for (let attempt = 0; ; attempt++) {
       if (request.signal?.aborted) throw end(abortedError());
-      if (deadline !== undefined && attempt > 0 && runtime.now() >= deadline) throw end(deadlineError(request));
+      if (deadline !== undefined && attempt > 0 && runtime.now() >= deadline) throw end(deadlineError(call));
       try {
         await limiter.acquire(runtime, request.budget, request.signal, onWait, deadline);
       } catch (error) {
@@ -187,11 +184,11 @@ export class RequestSender {
       } catch (error) {
         limiter.settle(undefined, sentAt, runtime.now());
         // Nothing left: the same request would be refused again, and nothing can have been committed.
-        if (refusedBeforeSending(error)) throw end(notSentError(request, this.redact(reasonOf(error))));
+        if (refusedBeforeSending(error)) throw end(notSentError(call, this.redact(reasonOf(error))));
         programmingError = isProgrammingError(error) ? error : undefined;
         if (!programmingError && !neverConnected(error)) uncertain = true;
         if (!programmingError && isAbort(request.signal)) throw end(abortedError());
-        failure = transportError(`No answer from the service for ${request.method} ${request.path}: ${this.redact(reasonOf(error))}`);
+        failure = transportError(`No answer from the service for ${call}: ${this.redact(reasonOf(error))}`);
       }
       // Rethrown as it is (its words redacted), after the catch: n8n's scanner refuses a raw re-throw inside one.
       if (programmingError instanceof Error) programmingError.message = this.redact(programmingError.message);
@@ -212,7 +209,7 @@ export class RequestSender {
             return { status: response.status, data, requestId, replayed: response.headers['idempotent-replay'] === 'true', rateLimit };
           } catch {
             // A 2xx whose body was cut off: the outcome is unknown, so it is a transport error.
-            failure = transportError(`The service's answer to ${request.method} ${request.path} (HTTP ${response.status}) was not complete JSON.`, response.status, requestId);
+            failure = transportError(`The service's answer to ${call} (HTTP ${response.status}) was not complete JSON.`, response.status, requestId);
           }
         } else {
           failure = this.errorFrom(response.status, text, requestId, response.status === 429 ? rateLimitedWaitSeconds(rateLimit, receivedAt) : rateLimit.retryAfter);
@@ -235,9 +232,9 @@ export class RequestSender {
         throw end(new ApiError({ ...failure.toJSON(), code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.code}: ${failure.message})` }));
       }
       const delayMs = Math.max(backoffDelay(state.retries, this.options.retry, runtime.random), decision.atLeastMs ?? 0);
-      if (deadline !== undefined && runtime.now() + delayMs >= deadline) throw end(deadlineError(request));
+      if (deadline !== undefined && runtime.now() + delayMs >= deadline) throw end(deadlineError(call));
       state.retries += 1;
-      this.options.onEvent?.({ type: 'retry', method: request.method, path: request.path, code: failure.code, retry: state.retries, delayMs, requestId: failure.requestId });
+      this.options.onEvent?.({ type: 'retry', method: request.method, path: this.redact(request.path), code: failure.code, retry: state.retries, delayMs, requestId: failure.requestId });
       try {
         await runtime.sleep(delayMs, request.signal);
       } catch (error) {
