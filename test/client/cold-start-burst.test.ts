@@ -4,6 +4,7 @@ import { MessagingClient } from '../../src/client.ts';
 import { LimiterRegistry } from '../../src/rate-limiter.ts';
 import { undiciTransport } from '../../src/runtime/undici-transport.ts';
 import type { Runtime } from '../../src/runtime.ts';
+import { localServer, reply } from './local-server.ts';
 
 /**
  * A fresh client knows nothing of the rate window. 20 parallel calls on it used to go at once and meet
@@ -51,4 +52,27 @@ test('a cold client’s first call that gets no answer hands the first turn on: 
   await dispatcher.close();
   expect(results.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
   for (const r of results) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'transport_error' });
+});
+
+test('a call waiting for a cold client’s first answer can be cancelled: it ends aborted, and the first call still completes', async () => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const server = await localServer(async (_e, res) => {
+    await held;
+    reply(res, 200, { data: { rate_limit: 60 } });
+  });
+  const dispatcher = new Agent({ connections: 4 });
+  const runtime: Runtime = { transport: undiciTransport({ dispatcher }), sleep: async () => undefined, now: () => 0, random: () => 0.5 };
+  const client = new MessagingClient({ baseUrl: server.url, apiKey: 'sk_test_demo_ok', runtime, limiters: new LimiterRegistry() });
+  const first = client.account.get();
+  const controller = new AbortController();
+  const second = client.account.get({ signal: controller.signal }).catch((e: unknown) => e);
+  await new Promise((resolve) => setImmediate(resolve));
+  controller.abort();
+  expect(await second).toMatchObject({ code: 'aborted' });
+  release();
+  await expect(first).resolves.toEqual({ rate_limit: 60 });
+  await dispatcher.close();
+  await server.close();
+  expect(server.exchanges).toHaveLength(1);
 });
