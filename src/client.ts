@@ -30,6 +30,11 @@ export interface ClientOptions {
   apiKey?: string;
   /** Identifies the key for the shared limiter when `apiKey` is not given (e.g. a hash of it). */
   limiterId?: string;
+  /**
+   * The key, only to remove it from everything the client hands back, when `apiKey` is not given
+   * because the transport authenticates (n8n). Never sent.
+   */
+  redactKey?: string;
   /** Limiters shared per key; defaults to the process-wide registry. */
   limiters?: LimiterRegistry;
   /** Chunks in flight at once (default 2). */
@@ -77,8 +82,9 @@ export class MessagingClient {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw inputError('concurrency must be a whole number ≥ 1.', 'concurrency');
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1024) throw inputError('maxBodyBytes must be a whole number of bytes ≥ 1024.', 'maxBodyBytes');
-    this.baseUrl = normalizeBaseUrl(options.baseUrl);
     const apiKey = options.apiKey?.trim();
+    const redactKey = typeof options.redactKey === 'string' && options.redactKey.trim() ? options.redactKey.trim() : undefined;
+    this.baseUrl = normalizeBaseUrl(options.baseUrl, apiKey ?? redactKey);
     const limiterId = apiKey ? sha256Hex(`${this.baseUrl}\u0000${apiKey}`) : `${this.baseUrl}\u0000${options.limiterId ?? ''}`;
     const sender = new RequestSender({
       baseUrl: this.baseUrl,
@@ -86,6 +92,7 @@ export class MessagingClient {
       limiter: (options.limiters ?? processLimiters).for(limiterId),
       retry: { ...DEFAULT_RETRY, ...options.retry },
       apiKey,
+      redactKey,
       userAgent: options.userAgent,
       onEvent: options.onEvent,
     });

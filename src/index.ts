@@ -3,6 +3,8 @@ export type { ClientOptions } from './client.ts';
 export { ApiError, describeError, remedyFor } from './errors.ts';
 export type { ApiErrorFields, ServiceErrorBody } from './errors.ts';
 export type { HttpRequest, HttpResponse, Runtime, Transport } from './runtime.ts';
+export { REQUEST_NOT_SENT } from './runtime.ts';
+export { Redactor } from './redaction.ts';
 export type * from './types.ts';
 export type { ClientEvent } from './request-sender.ts';
 export type { WaitOptions } from './job-waiter.ts';

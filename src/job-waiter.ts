@@ -28,10 +28,12 @@ export function isJobFinished(job: Job): boolean {
 }
 
 /**
- * Polls a job on the schedule of poll-schedule.ts, never past the deadline.
+ * Polls a job on the schedule of poll-schedule.ts, never past the deadline: each poll is given it
+ * (`pollJob(deadline)`), so a poll that hangs is cut off there (at the least MIN_ATTEMPT_MS after it
+ * began) instead of running on to the transport's own timeout.
  * Timeout and abort are results, not exceptions; service errors are thrown.
  */
-export async function waitForJob(pollJob: () => Promise<JobPoll>, runtime: Runtime, options: WaitOptions): Promise<WaitResult> {
+export async function waitForJob(pollJob: (deadline: number) => Promise<JobPoll>, runtime: Runtime, options: WaitOptions): Promise<WaitResult> {
   if (!options || !Number.isFinite(options.timeoutMs) || options.timeoutMs < 0) {
     throw inputError('Waiting for a job needs a timeout in ms (timeoutMs).', 'timeoutMs');
   }
@@ -45,9 +47,10 @@ export async function waitForJob(pollJob: () => Promise<JobPoll>, runtime: Runti
     if (options.signal?.aborted) return { status: 'aborted', job: last };
     // Settled, not try/catch: a service error propagates as the layer's own ApiError (the node converts
     // it at its boundary); only a cancelled request becomes a result here.
-    const answer = await pollJob().then((poll) => ({ poll }), (error: unknown) => ({ error }));
+    const answer = await pollJob(deadline).then((poll) => ({ poll }), (error: unknown) => ({ error }));
     if ('error' in answer) {
       if (answer.error instanceof ApiError && answer.error.code === 'aborted') return { status: 'aborted', job: last };
+      if (answer.error instanceof ApiError && answer.error.code === 'wait_timeout') return { status: 'timeout', job: last };
       throw answer.error;
     }
     const { job, retryAfterSeconds } = answer.poll;

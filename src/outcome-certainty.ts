@@ -1,4 +1,5 @@
 import type { ApiError } from './errors.ts';
+import { REQUEST_NOT_SENT } from './runtime.ts';
 
 /**
  * The rule for `unknown` versus `failed`, decided per attempt by the request sender, which alone
@@ -20,17 +21,43 @@ export function attemptMayHaveCommitted(error: ApiError): boolean {
 }
 
 /** Socket errors raised before a request could be written: nothing reached the service. */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL']);
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Refusals raised before any byte of the request left: the transport's own mark, undici's invalid
+ * argument, and node:http's invalid header, token or URL (n8n's axios). Sending again would be refused
+ * the same way, so the call fails at once.
+ */
+const NOT_SENT = new Set([
+  REQUEST_NOT_SENT,
+  'UND_ERR_INVALID_ARG',
+  'ERR_INVALID_CHAR',
+  'ERR_HTTP_INVALID_HEADER_VALUE',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_UNESCAPED_CHARACTERS',
+  'ERR_INVALID_URL',
+  'ERR_INVALID_PROTOCOL',
+]);
 
 function codeOf(value: unknown): string | undefined {
   const code = (value as { code?: unknown } | null | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
 }
 
+function codesOf(error: unknown): (string | undefined)[] {
+  return [codeOf(error), codeOf((error as { cause?: unknown } | null | undefined)?.cause)];
+}
+
 /** Whether a transport's rejection shows that no connection was made (fetch wraps the cause). */
 export function neverConnected(error: unknown): boolean {
-  const code = codeOf(error) ?? codeOf((error as { cause?: unknown } | null | undefined)?.cause);
-  return code !== undefined && NOT_CONNECTED.has(code);
+  const [code, causeCode] = codesOf(error);
+  const first = code ?? causeCode;
+  return first !== undefined && NOT_CONNECTED.has(first);
+}
+
+/** Whether a transport refused the request before any byte of it left: nothing was sent, ever. */
+export function refusedBeforeSending(error: unknown): boolean {
+  return codesOf(error).some((code) => code !== undefined && NOT_SENT.has(code));
 }
 
 /**

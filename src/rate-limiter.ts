@@ -47,6 +47,9 @@ const BACKOFF_RECOVERY = 0.5;
  *   reset waits a random part of one fair slot so the processes do not all wake at the same instant.
  * - A 429 blocks the key until Retry-After has passed and doubles the spacing (multiplicative
  *   decrease); each window without one takes half a step back (additive increase) — AIMD.
+ * - Cold (no answer yet on this key in this process): one call goes first and the others wait for its
+ *   answer, which tells the window; then they go as above. A call that got no answer hands the
+ *   first turn to the next.
  * See docs/scale.md.
  */
 export class RateLimiter {
@@ -61,6 +64,8 @@ export class RateLimiter {
   private rejectedThisWindow = false;
   private refusalsInRow = 0;
   private observedAt?: number; // local ms of the answer that gave `remaining`
+  private answered = false; // any answer seen: until then one call goes alone and the others wait for it
+  private answerWaiters: (() => void)[] = [];
   private readonly skew = new ClockSkew();
   private readonly share = new WindowShare();
 
@@ -146,11 +151,40 @@ export class RateLimiter {
     return sent + spacing < resetAt ? sent + spacing : resetAt + this.lastJitter * this.slotMs(resetAt - sent);
   }
 
-  /** Waits until a call may go, then counts it in flight. Call `settle` when it ends. */
-  async acquire(runtime: Runtime, budget: WaitBudget, signal?: AbortSignal, onWait?: (ms: number, reason: WaitReason) => void): Promise<void> {
+  /**
+   * Resolves at the next `settle` (or rejects when `signal` aborts): a cold limiter's calls wait here
+   * for the first call's answer instead of polling a clock.
+   */
+  private nextSettle(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.answerWaiters = this.answerWaiters.filter((w) => w !== wake);
+        reject(new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: 'The operation was cancelled.' }));
+      };
+      const wake = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      if (signal?.aborted) return onAbort();
+      this.answerWaiters.push(wake);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * Waits until a call may go, then counts it in flight. Call `settle` when it ends. A wait that would
+   * end past `deadline` (a job wait's) is not begun: it throws `wait_timeout`.
+   */
+  async acquire(runtime: Runtime, budget: WaitBudget, signal?: AbortSignal, onWait?: (ms: number, reason: WaitReason) => void, deadline?: number): Promise<void> {
+    // A cold start: nothing is known of the window until the service answers once, so the first call
+    // goes alone and the rest wait for its answer (20 parallel calls used to meet 10 × 429 at once).
+    while (!this.answered && this.inFlight > 0) await this.nextSettle(signal);
     for (;;) {
       const { ms, reason } = this.delayFor(runtime.now(), runtime.random);
       if (ms <= 0) break;
+      if (deadline !== undefined && runtime.now() + ms >= deadline) {
+        throw new ApiError({ status: 0, type: 'wait_timeout', code: 'wait_timeout', message: `Waiting ${Math.ceil(ms / 1000)} s for the rate window would pass the wait's deadline.` });
+      }
       budget.reserve(ms, reason === 'retry_after' ? 'Honouring the service’s Retry-After' : 'Waiting for the rate window to reset');
       onWait?.(ms, reason);
       await runtime.sleep(ms, signal);
@@ -163,6 +197,10 @@ export class RateLimiter {
   /** Ends an in-flight call and learns from its headers, if an answer came back. */
   settle(headers: RateLimitHeaders | undefined, sentAt: number, receivedAt: number): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
+    if (headers) this.answered = true;
+    const waiters = this.answerWaiters;
+    this.answerWaiters = [];
+    for (const wake of waiters) wake();
     if (!headers) {
       this.share.uncounted();
       return;

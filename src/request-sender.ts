@@ -1,9 +1,10 @@
 import { ApiError, transportError } from './errors.ts';
 import type { ServiceErrorBody } from './errors.ts';
 import { parseRateLimitHeaders, rateLimitedWaitSeconds } from './headers.ts';
+import { Redactor } from './redaction.ts';
 import type { RateLimitHeaders } from './headers.ts';
 import type { RateLimiter, WaitBudget } from './rate-limiter.ts';
-import { attemptMayHaveCommitted, isProgrammingError, neverConnected } from './outcome-certainty.ts';
+import { attemptMayHaveCommitted, isProgrammingError, neverConnected, refusedBeforeSending } from './outcome-certainty.ts';
 import { backoffDelay, decideRetry, RetryBudget } from './retry-policy.ts';
 import type { RetryOptions, RetryState } from './retry-policy.ts';
 import type { HttpResponse, Runtime } from './runtime.ts';
@@ -19,7 +20,16 @@ export interface ApiRequest {
   idempotencyKey?: string;
   signal?: AbortSignal;
   budget: WaitBudget;
+  /**
+   * The caller's deadline (runtime clock, ms), for requests inside a wait. The first attempt always
+   * goes; each attempt gets the time left as its timeout (never less than MIN_ATTEMPT_MS); no retry,
+   * backoff or rate-limit wait starts that would end past the deadline: the call ends `wait_timeout`.
+   */
+  deadline?: number;
 }
+
+/** The least time an attempt inside a wait is given, so the poll at the deadline itself can answer. */
+export const MIN_ATTEMPT_MS = 1000;
 
 export interface ApiResponse<T> {
   status: number;
@@ -41,11 +51,13 @@ export interface SenderOptions {
   retry: RetryOptions;
   /** Added as `Authorization: Bearer …` when given; an adapter whose transport authenticates omits it. */
   apiKey?: string;
+  /** The key to redact when `apiKey` is not given (the transport authenticates). */
+  redactKey?: string;
   userAgent?: string;
   onEvent?: (event: ClientEvent) => void;
 }
 
-/** A storm of 429s with Retry-After 0 must not spin forever. */
+/** A backstop on 429s per call; the 429 floor and the caller's maxWaitMs end a storm long before. */
 const MAX_RATE_LIMITED_ATTEMPTS = 100;
 
 /** Only the caller's signal means "cancelled"; a transport's own timeout is a transport error, retried. */
@@ -55,6 +67,21 @@ function isAbort(signal?: AbortSignal): boolean {
 
 function abortedError(): ApiError {
   return new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: 'The operation was cancelled.' });
+}
+
+/** A transport error's words, with its cause's (fetch says only "fetch failed"; the cause says why). */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: unknown } | null | undefined)?.cause;
+  return cause instanceof Error && cause.message && !message.includes(cause.message) ? `${message} (${cause.message})` : message;
+}
+
+function deadlineError(call: string): ApiError {
+  return new ApiError({ status: 0, type: 'wait_timeout', code: 'wait_timeout', message: `${call} got no answer before the wait's deadline.` });
+}
+
+function notSentError(call: string, reason: string): ApiError {
+  return new ApiError({ status: 0, type: 'invalid_input', code: 'invalid_input', message: `${call} was refused before sending (${reason}); nothing was sent.` });
 }
 
 /** The error a write ends with, marked `outcomeUnknown` when an earlier attempt may have committed. */
@@ -69,22 +96,20 @@ function settled(error: ApiError, uncertain: boolean): ApiError {
 export class RequestSender {
   private readonly options: SenderOptions;
   private readonly retryBudget = new RetryBudget();
+  private readonly redactor: Redactor;
 
   constructor(options: SenderOptions) {
     this.options = options;
+    this.redactor = new Redactor([options.apiKey, options.redactKey]);
   }
 
   /**
-   * Removes the API key from text the service sent. Applied to the raw body before parsing, so every
-   * string handed back (row errors, `param`, `doc_url`, job errors, unknown fields) is covered.
+   * Removes the API key, in any escaping (redaction.ts), from text the service or the transport gave.
+   * Applied to the raw body before parsing, so every string handed back (row errors, `param`,
+   * `doc_url`, job errors, unknown fields) is covered, and to the request id and transport errors.
    */
   redact(text: string): string {
-    const key = this.options.apiKey;
-    if (!key) return text;
-    let out = text.includes(key) ? text.split(key).join('[redacted]') : text;
-    const escaped = JSON.stringify(key).slice(1, -1); // the key as it appears inside a JSON string
-    if (escaped !== key && out.includes(escaped)) out = out.split(escaped).join('[redacted]');
-    return out;
+    return this.redactor.redact(text);
   }
 
   private url(path: string, query?: ApiRequest['query']): string {
@@ -138,28 +163,35 @@ export class RequestSender {
     let uncertain = false;
     const end = (error: ApiError) => settled(error, write && uncertain);
 
-    for (;;) {
+    const { deadline } = request;
+    // How errors name the call: its path may hold a caller's id, so it is redacted like the rest.
+    const call = `${request.method} ${this.redact(request.path)}`;
+    for (let attempt = 0; ; attempt++) {
       if (request.signal?.aborted) throw end(abortedError());
+      if (deadline !== undefined && attempt > 0 && runtime.now() >= deadline) throw end(deadlineError(call));
       try {
-        await limiter.acquire(runtime, request.budget, request.signal, onWait);
+        await limiter.acquire(runtime, request.budget, request.signal, onWait, deadline);
       } catch (error) {
         throw end(isAbort(request.signal) ? abortedError() : error instanceof ApiError ? error : transportError(String(error)));
       }
       const sentAt = runtime.now();
+      const timeoutMs = deadline === undefined ? undefined : Math.max(MIN_ATTEMPT_MS, deadline - sentAt);
       let response: HttpResponse | undefined;
       let failure: ApiError;
       let programmingError: unknown;
       try {
-        response = await runtime.transport({ method: request.method, url: this.url(request.path, request.query), headers: this.headers(request), body, signal: request.signal });
+        response = await runtime.transport({ method: request.method, url: this.url(request.path, request.query), headers: this.headers(request), body, signal: request.signal, timeoutMs });
       } catch (error) {
         limiter.settle(undefined, sentAt, runtime.now());
+        // Nothing left: the same request would be refused again, and nothing can have been committed.
+        if (refusedBeforeSending(error)) throw end(notSentError(call, this.redact(reasonOf(error))));
         programmingError = isProgrammingError(error) ? error : undefined;
         if (!programmingError && !neverConnected(error)) uncertain = true;
         if (!programmingError && isAbort(request.signal)) throw end(abortedError());
-        const reason = error instanceof Error ? error.message : String(error);
-        failure = transportError(`No answer from the service for ${request.method} ${request.path}: ${this.redact(reason)}`);
+        failure = transportError(`No answer from the service for ${call}: ${this.redact(reasonOf(error))}`);
       }
-      // Rethrown as it is, after the catch: n8n's scanner refuses a raw re-throw inside one.
+      // Rethrown as it is (its words redacted), after the catch: n8n's scanner refuses a raw re-throw inside one.
+      if (programmingError instanceof Error) programmingError.message = this.redact(programmingError.message);
       if (programmingError !== undefined) throw programmingError;
       if (response) {
         const receivedAt = runtime.now();
@@ -167,7 +199,8 @@ export class RequestSender {
         // A refused call (429) is governed by its Retry-After alone: its Remaining would hold the key
         // until the window's end even when the service says to come back sooner.
         limiter.settle(response.status === 429 ? { ...rateLimit, remaining: undefined } : rateLimit, sentAt, receivedAt);
-        const requestId = response.headers['x-request-id'];
+        const rawRequestId = response.headers['x-request-id'];
+        const requestId = rawRequestId === undefined ? undefined : this.redact(rawRequestId);
         const text = this.redact(response.body);
         if (response.status >= 200 && response.status < 300) {
           try {
@@ -176,7 +209,7 @@ export class RequestSender {
             return { status: response.status, data, requestId, replayed: response.headers['idempotent-replay'] === 'true', rateLimit };
           } catch {
             // A 2xx whose body was cut off: the outcome is unknown, so it is a transport error.
-            failure = transportError(`The service's answer to ${request.method} ${request.path} (HTTP ${response.status}) was not complete JSON.`, response.status, requestId);
+            failure = transportError(`The service's answer to ${call} (HTTP ${response.status}) was not complete JSON.`, response.status, requestId);
           }
         } else {
           failure = this.errorFrom(response.status, text, requestId, response.status === 429 ? rateLimitedWaitSeconds(rateLimit, receivedAt) : rateLimit.retryAfter);
@@ -189,6 +222,7 @@ export class RequestSender {
       if (decision.kind === 'stop') throw end(failure);
       if (decision.kind === 'rate_limit') {
         state.rateLimited += 1;
+        if (decision.belowFloor) state.shortRateLimits = (state.shortRateLimits ?? 0) + 1;
         if (state.rateLimited > MAX_RATE_LIMITED_ATTEMPTS) throw end(failure);
         // Not processed (spec §7): no retry budget is spent; the wait counts against the caller's bound.
         limiter.block(decision.waitSeconds, runtime.now());
@@ -198,8 +232,9 @@ export class RequestSender {
         throw end(new ApiError({ ...failure.toJSON(), code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.code}: ${failure.message})` }));
       }
       const delayMs = Math.max(backoffDelay(state.retries, this.options.retry, runtime.random), decision.atLeastMs ?? 0);
+      if (deadline !== undefined && runtime.now() + delayMs >= deadline) throw end(deadlineError(call));
       state.retries += 1;
-      this.options.onEvent?.({ type: 'retry', method: request.method, path: request.path, code: failure.code, retry: state.retries, delayMs, requestId: failure.requestId });
+      this.options.onEvent?.({ type: 'retry', method: request.method, path: this.redact(request.path), code: failure.code, retry: state.retries, delayMs, requestId: failure.requestId });
       try {
         await runtime.sleep(delayMs, request.signal);
       } catch (error) {

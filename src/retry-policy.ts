@@ -3,8 +3,8 @@ import type { ApiError } from './errors.ts';
 /**
  * What to do after a failed attempt: by status for 429 and 5xx (with or without the error envelope), by
  * `code` (spec §7) for the rest.
- * - 429 rate_limit_exceeded: not processed; wait Retry-After (else until X-RateLimit-Reset), then
- *   retry (outside the retry count).
+ * - 429 rate_limit_exceeded: not processed; wait Retry-After (else until X-RateLimit-Reset), but never
+ *   less than the 429 floor (`rateLimitFloorSeconds`), then retry (outside the retry count).
  * - any 5xx (500 internal_error, 502, 503, 504; with or without the error envelope): ONE rule — retried
  *   once, same Idempotency-Key, after the backoff or the answer's Retry-After if that is longer (up to
  *   MAX_SERVER_RETRY_AFTER_S; a longer one stops at once). A write still failing is `unknown`.
@@ -13,10 +13,33 @@ import type { ApiError } from './errors.ts';
  *   Idempotency-Key.
  * - everything else (401/402/403/404/405/409 reused/413/422/400): never retry.
  */
-export type RetryDecision = { kind: 'rate_limit'; waitSeconds: number } | { kind: 'backoff'; atLeastMs?: number } | { kind: 'stop' };
+export type RetryDecision =
+  | { kind: 'rate_limit'; waitSeconds: number; /** The answer asked for less than the floor: the next floor doubles. */ belowFloor?: true }
+  | { kind: 'backoff'; atLeastMs?: number }
+  | { kind: 'stop' };
 
 /** The longest Retry-After a 5xx may ask for before its one retry; beyond it, the call ends at once. */
 export const MAX_SERVER_RETRY_AFTER_S = 60;
+
+/** The least wait after a 429, whatever the answer asked (0, garbage, a reset already past). */
+export const RATE_LIMIT_FLOOR_S = 1;
+/** The floor doubles on each further 429 of the same call that again asks for less, up to this. */
+export const MAX_RATE_LIMIT_FLOOR_S = 32;
+
+/**
+ * The floor under the wait after a 429, when `short` earlier 429s of the same call asked for less than
+ * their floor: 1 s, 2 s, 4 s … 32 s. No answer can make a call spin (a 429 asking for 0 s used to retry
+ * 101 times in 50 ms). An answer asking for at least the floor is waited as asked, and does not raise it.
+ */
+export function rateLimitFloorSeconds(short: number): number {
+  return Math.min(MAX_RATE_LIMIT_FLOOR_S, RATE_LIMIT_FLOOR_S * 2 ** Math.max(0, short));
+}
+
+function rateLimitWait(error: ApiError, state: RetryState): RetryDecision {
+  const asked = error.retryAfter !== undefined && Number.isFinite(error.retryAfter) ? error.retryAfter : 0;
+  const floor = rateLimitFloorSeconds(state.shortRateLimits ?? 0);
+  return asked >= floor ? { kind: 'rate_limit', waitSeconds: asked } : { kind: 'rate_limit', waitSeconds: floor, belowFloor: true };
+}
 
 export interface RetryState {
   /** Transient retries made so far for this request. */
@@ -25,6 +48,8 @@ export interface RetryState {
   serverErrors: number;
   /** 429s seen so far for this request (they do not count as retries). */
   rateLimited: number;
+  /** Those of them that asked for less than the 429 floor (`rateLimitFloorSeconds`). */
+  shortRateLimits?: number;
 }
 
 export interface RetryOptions {
@@ -37,7 +62,7 @@ export interface RetryOptions {
 export const DEFAULT_RETRY: RetryOptions = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 8000 };
 
 export function decideRetry(error: ApiError, state: RetryState, options: RetryOptions, idempotent: boolean): RetryDecision {
-  if (error.status === 429) return { kind: 'rate_limit', waitSeconds: error.retryAfter ?? 1 };
+  if (error.status === 429) return rateLimitWait(error, state);
   if (error.status >= 500 || error.code === 'internal_error') {
     if (state.serverErrors > 1 || state.retries >= options.maxRetries || !idempotent) return { kind: 'stop' };
     if (error.retryAfter === undefined) return { kind: 'backoff' };
@@ -45,7 +70,7 @@ export function decideRetry(error: ApiError, state: RetryState, options: RetryOp
   }
   switch (error.code) {
     case 'rate_limit_exceeded': // the code under another status (a proxy's rewrite): still a rate limit
-      return { kind: 'rate_limit', waitSeconds: error.retryAfter ?? 1 };
+      return rateLimitWait(error, state);
     case 'idempotency_request_in_progress':
       return state.retries < options.maxRetries ? { kind: 'backoff' } : { kind: 'stop' };
     case 'transport_error':

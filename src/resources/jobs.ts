@@ -18,19 +18,20 @@ export class Jobs {
   }
 
   /** `GET /jobs/{id}` with the Retry-After the service may send, which the waiter honours. */
-  private async poll(id: string, signal?: AbortSignal): Promise<JobPoll> {
+  private async poll(id: string, signal?: AbortSignal, deadline?: number): Promise<JobPoll> {
     if (typeof id !== 'string' || !id.trim()) throw inputError('A job id is required.', 'id');
     const response = await this.core.sender.send<{ data?: Job }>({
       method: 'GET',
       path: `/jobs/${encodeURIComponent(id.trim())}`,
       signal,
       budget: budgetFor(this.core),
+      deadline,
     });
     return { job: unwrap<Job>(response.data), retryAfterSeconds: response.rateLimit.retryAfter };
   }
 
   /** Polls until `completed_at` is set, the timeout passes, or the signal aborts (distinct results). */
   wait(id: string, options: WaitOptions): Promise<WaitResult> {
-    return waitForJob(() => this.poll(id, options?.signal), this.core.runtime, options);
+    return waitForJob((deadline) => this.poll(id, options?.signal, deadline), this.core.runtime, options);
   }
 }

@@ -1,19 +1,29 @@
 import type { Transport } from '../runtime.ts';
 import { attemptDeadline, attemptTimeoutError } from './attempt-timeout.ts';
+import { notSentError } from './not-sent.ts';
 
 /**
  * Transport over Node's built-in fetch (Node 24 ships undici inside the binary): the action uses it so
  * its bundle carries no HTTP client (the undici 8 package costs 0.78 MB and ~20 ms of start-up per step,
  * bench/action-startup.ts). Same contract as undici-transport.ts: one request, `timeoutMs` (default
  * 60 s) bounding the whole attempt including the body, headers lower-cased, the raw body; rejects only
- * when no complete answer came.
+ * when no complete answer came, with REQUEST_NOT_SENT when the request could not even be built.
  */
 export function fetchTransport(options: { timeoutMs?: number } = {}): Transport {
-  const timeoutMs = options.timeoutMs ?? 60_000;
+  const ownTimeoutMs = options.timeoutMs ?? 60_000;
   return async (req) => {
+    const timeoutMs = Math.min(ownTimeoutMs, req.timeoutMs ?? Infinity);
     const deadline = attemptDeadline(timeoutMs, req.signal);
+    let request: Request;
     try {
-      const response = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: deadline.signal, redirect: 'manual' });
+      // Built apart from sending: a header value or URL fetch refuses (a TypeError) means nothing was sent.
+      request = new Request(req.url, { method: req.method, headers: req.headers, body: req.body, signal: deadline.signal, redirect: 'manual' });
+    } catch (error) {
+      deadline.done();
+      throw notSentError(error);
+    }
+    try {
+      const response = await fetch(request);
       const body = await response.text();
       const headers: Record<string, string | undefined> = {};
       response.headers.forEach((value, name) => {

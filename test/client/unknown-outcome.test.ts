@@ -67,7 +67,8 @@ test('a definitive refusal (401) stays failed, names its key, and nothing is in 
 test('a 429 storm after an attempt that may have committed stays unknown: a later refusal does not undo it', async () => {
   sandbox.control.addFault({ route: BATCH, kind: 'reset_after_commit', count: 1 });
   sandbox.control.addFault({ route: BATCH, kind: 'rate_limit_429', skip: 1, count: 1000, retry_after: 0 });
-  const { client, close } = sandboxClient(sandbox, FAST);
+  // Each 429 is waited at least 1 s, doubling (the floor): a bound of 1 s ends the storm after two of them.
+  const { client, close } = sandboxClient(sandbox, { ...FAST, maxWaitMs: 1000 });
   const out = await client.messages.sendBatch(emails(1), { idempotencyKey: 'storm' });
   await close();
   expect(out.results[0]).toMatchObject({ status: 'unknown', error: { status: 429, outcomeUnknown: true }, call: { idempotencyKey: 'storm' } });
