@@ -4,7 +4,7 @@
  * own command escaping (error/warning/notice escape `%`, CR, LF, and `:`/`,` in properties); plain log
  * lines have no escaping in core, so line breaks become ⏎ and `::` cannot start a workflow command.
  */
-import { redactSecretForms, secretForms } from '../../src/secret-forms.ts';
+import { Redactor } from '../../src/redaction.ts';
 import { maskText } from './mask.ts';
 import type { AnnotationProperties, CoreLike } from './types.ts';
 
@@ -26,8 +26,8 @@ export class Log {
   /** Annotations not shown because the kind's limit was reached, by kind. */
   readonly overflow = { error: 0, warning: 0, notice: 0 };
   private readonly shown = { error: 0, warning: 0, notice: 0 };
-  /** The key's forms (as given, JSON-escaped, URL-encoded, base64, …), removed from everything shown. */
-  private secretForms: string[] = [];
+  /** Finds the key in its forms (as given, JSON-escaped, URL-encoded, HTML, base64, …): src/redaction.ts. */
+  private secret = new Redactor([], '***');
 
   constructor(core: CoreLike) {
     this.core = core;
@@ -40,12 +40,12 @@ export class Log {
    */
   addSecret(secret: string): void {
     this.core.setSecret(secret);
-    this.secretForms = secretForms(secret);
+    this.secret = new Redactor([secret], '***');
   }
 
   /** True when a text of `value` (a string, or any key or value inside it) holds the key in any of its forms: such content is never sent. */
   holdsSecret(value: unknown): boolean {
-    if (typeof value === 'string') return this.secretForms.some((form) => value.includes(form));
+    if (typeof value === 'string') return this.secret.finds(value);
     if (Array.isArray(value)) return value.some((v) => this.holdsSecret(v));
     if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => this.holdsSecret(k) || this.holdsSecret(v));
     return value !== undefined && value !== null && this.holdsSecret(String(value));
@@ -53,7 +53,7 @@ export class Log {
 
   /** `text` without the key in any of its forms. */
   clean(text: string): string {
-    return redactSecretForms(text, this.secretForms);
+    return this.secret.redact(text);
   }
 
   mask(text: string): string {
