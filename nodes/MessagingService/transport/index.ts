@@ -84,6 +84,9 @@ export function n8nRuntime(ctx: ClientHost): Runtime {
 				encoding: 'text',
 			};
 			if (request.body !== undefined) options.body = request.body;
+			// A wait's deadline bounds each request inside it, and a cancelled execution ends the one in flight.
+			if (request.timeoutMs !== undefined) options.timeout = request.timeoutMs;
+			if (request.signal) options.abortSignal = request.signal;
 			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as FullResponse;
 			return {
 				status: typeof response?.statusCode === 'number' ? response.statusCode : 0,
@@ -104,8 +107,8 @@ export interface NodeClientOptions {
 }
 
 /**
- * The client for one execution of the node. The key is read only to derive the limiter id (a hash):
- * every node instance using one key shares one limiter in this process.
+ * The client for one execution of the node. The key is read only to derive the limiter id (a hash:
+ * every node instance using one key shares one limiter in this process) and to redact it.
  */
 export async function createClient(ctx: ClientHost, options: NodeClientOptions): Promise<MessagingClient> {
 	const credentials = await ctx.getCredentials<MessagingCredentials>(CREDENTIAL_TYPE);
@@ -114,6 +117,9 @@ export async function createClient(ctx: ClientHost, options: NodeClientOptions):
 		baseUrl: typeof credentials?.baseUrl === 'string' ? credentials.baseUrl : '',
 		runtime: n8nRuntime(ctx),
 		limiterId: sha256Hex(apiKey),
+		// n8n's credential adds the Authorization header; the client still needs the key to redact it
+		// from whatever the service or n8n's HTTP stack hands back.
+		redactKey: apiKey,
 		maxWaitMs: options.maxWaitMs,
 		userAgent: 'n8n-nodes-messaging-service',
 		onEvent: options.onEvent,
