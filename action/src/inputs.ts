@@ -96,7 +96,7 @@ export function readInputs(core: CoreLike, env: NodeJS.ProcessEnv, apiKey: strin
   let baseUrl = '';
   if (rawBase) {
     try {
-      baseUrl = normalizeBaseUrl(rawBase);
+      baseUrl = normalizeBaseUrl(rawBase, apiKey);
     } catch (error) {
       throw new InputError('base-url', error instanceof ApiError ? error.message : String(error));
     }
