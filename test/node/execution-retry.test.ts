@@ -8,7 +8,7 @@
  * n8n's database store (dedup-store.ts). n8n's own Retry (ExecutionService.retry, the REST call, the
  * real store, a killed process) is proven by test/e2e/n8n.
  */
-import { runNode } from './harness.ts';
+import { runNode, runNodeAfterCrashRecovery } from './harness.ts';
 import { dedupStore } from './dedup-store.ts';
 import { batchParameters, credentialsFor, people, startSandbox } from './support.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -67,6 +67,22 @@ test('n8n dies after the service committed, before the node recorded it: the sam
 	const again = await runNode({ ...options, executionId: 'exec-crash-retry', mode: 'retry' });
 	expect(sb.control.summary()).toMatchObject({ messages: 1200, duplicates_detected: 0 });
 	expect(again.outputs[0]!.every((i) => i.json.replayed === true)).toBe(true);
+});
+
+test("a crashed webhook execution's Retry after n8n's crash recovery: the roots' placeholder runs are skipped, the 500 sent are not sent again", async () => {
+	failSecondChunk();
+	const options = { parameters: batchParameters, items: people(1000), credentials: credentialsFor(sb), trigger: { body: { campaign: 9 } } };
+	const crashed = await runNode({ ...options, executionId: 'exec-webhook', mode: 'webhook' });
+	expect(crashed.error).toBeDefined();
+	expect(sb.control.summary().messages).toBe(500);
+
+	sb.control.clearFaults();
+	const retried = await runNodeAfterCrashRecovery({ ...options, executionId: 'exec-webhook-retry' });
+	// The placeholder really was the root's first run in the retry: the lineage had to look past it.
+	expect(retried.run.data.resultData.runData.Trigger?.[0]?.data?.main[0]?.[0]?.json).toEqual({ isArtificialRecoveredEventItem: true });
+	expect(retried.error).toBeUndefined();
+	expect(sb.control.summary()).toMatchObject({ messages: 1000, duplicates_detected: 0 });
+	expect(retried.outputs[0]!.slice(0, 500).every((i) => i.json.sentEarlier === true)).toBe(true);
 });
 
 test('body edited after a failure, then run again: rows already sent are not sent again, the rest go with the new text', async () => {

@@ -264,6 +264,27 @@ export async function runNode(options: RunOptions): Promise<RunOutcome> {
 }
 
 /**
+ * A Retry of a crashed execution as n8n 2.41.1 runs it after its crash recovery: the recovery left one
+ * `{ isArtificialRecoveredEventItem: true }` item as the run of every node that had run, and the Retry
+ * starts again at the root, so the root's and the seed's real output are their SECOND runs.
+ */
+export async function runNodeAfterCrashRecovery(options: RunOptions & { trigger: Record<string, unknown> }): Promise<RunOutcome> {
+	const { workflow, root } = buildWorkflow(options);
+	const helper = new TestCredentialsHelper(options.credentials);
+	const executionId = options.executionId ?? `recovered-${process.pid}-${++executionCounter}`;
+	const additionalData = additionalDataFor(helper, executionId, workflow, 'retry');
+	const placeholder = () => [{ startTime: 0, executionTime: 0, executionIndex: 0, source: [], data: { main: [[{ json: { isArtificialRecoveredEventItem: true } }]] } }];
+	const runExecutionData = createRunExecutionData({
+		resultData: { runData: { [root.name]: placeholder(), Seed: placeholder() } },
+		executionData: { nodeExecutionStack: [{ node: root, data: { main: [[{ json: {} }]] }, source: null }] },
+	} as never);
+	const run = await new WorkflowExecute(additionalData, 'retry', runExecutionData).processRunExecutionData(workflow);
+	const taskData = run.data.resultData.runData[NODE_NAME]?.at(-1);
+	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][];
+	return { run, outputs, error: (taskData?.error ?? undefined) as RunOutcome['error'], authorizations: helper.authorizations, hints: (taskData?.hints ?? []).map((hint) => hint.message) };
+}
+
+/**
  * Calls the node's execute() directly in an ExecuteContext (what the node itself returns, before
  * WorkflowExecute fills in anything), with the given input items.
  */

@@ -39,14 +39,30 @@ function rootNames(ctx: IExecuteFunctions): string[] {
 		.sort();
 }
 
-/** A root's first run's output, json only (binary data is referenced by id, which changes per run). */
+/**
+ * n8n's crash recovery (execution-recovery.service, at restart) replaces a crashed execution's run data
+ * with one item `{ isArtificialRecoveredEventItem: true }` per node that ran; its Retry then runs the
+ * roots again, so their real output is a later run. Such a run is not the trigger's data.
+ */
+const isRecoveredPlaceholder = (items: INodeExecutionData[]): boolean =>
+	items.length > 0 && items.every((item) => (item.json as { isArtificialRecoveredEventItem?: unknown } | undefined)?.isArtificialRecoveredEventItem === true);
+
+/** A root normally runs once; after a crash's recovery, twice (the placeholder, then the replay). */
+const ROOT_RUNS_READ = 3;
+
+/** A root's first real run's output, json only (binary data is referenced by id, which changes per run). */
 function rootOutput(proxy: DataProxy, name: string): unknown[] | undefined {
-	try {
-		const items = proxy.$items?.(name, 0, 0);
-		return Array.isArray(items) ? items.map((item) => item.json) : undefined;
-	} catch {
-		return undefined; // this root did not run in this execution (another trigger started it)
+	for (let run = 0; run < ROOT_RUNS_READ; run++) {
+		let items: INodeExecutionData[] | undefined;
+		try {
+			items = proxy.$items?.(name, 0, run);
+		} catch {
+			return undefined; // this root did not run in this execution (another trigger started it)
+		}
+		if (!Array.isArray(items)) return undefined;
+		if (!isRecoveredPlaceholder(items)) return items.map((item) => item.json);
 	}
+	return undefined;
 }
 
 /** Read once per node run (idempotency.ts). */
