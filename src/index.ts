@@ -24,6 +24,7 @@ export { attemptMayHaveCommitted } from './outcome-certainty.ts';
 export { n8nChunkKeys, actionChunkKeys } from './adapter-keys.ts';
 export type { ChunkKeyFunction, N8nKeyParts, ActionKeyParts } from './adapter-keys.ts';
 export { splitRecipients } from './recipients.ts';
+export { subjectNotSentNotice, takesSubject } from './channel-rules.ts';
 export { describeOutcome, describeResult, replayedCount, RESEND_HINT } from './outcome-wording.ts';
 export type { OutcomeCounts } from './outcome-wording.ts';
 export { importResults, describeImportResults, rowErrorAsApiError } from './import-results.ts';

@@ -7,7 +7,7 @@ import type { MessageElement } from '../../../src/index.ts';
 import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
 import { render, TemplateError } from '../template.ts';
-import { takesSubject } from './channels.ts';
+import { takesSubject } from '../../../src/index.ts';
 import { applyMessageOutcome } from './message-results.ts';
 import { bodyTemplate, readRecords, rowLevel, text, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';

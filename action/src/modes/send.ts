@@ -3,7 +3,7 @@ import { describeError, MAX_RECIPIENTS, splitRecipients } from '../../../src/ind
 import type { SendMessageInput } from '../../../src/index.ts';
 import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
-import { takesSubject } from './channels.ts';
+import { subjectNotSentNotice, takesSubject } from '../../../src/index.ts';
 import { applyMessageOutcome } from './message-results.ts';
 import { bodyTemplate, PREVIEW_CHARS, readRecords, renderInput, rowLevel, text, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
@@ -36,7 +36,7 @@ export async function sendMode(ctx: ModeContext): Promise<void> {
   const { input, template } = bodyTemplate(ctx);
   if (!template.trim()) throw new InputError('body', 'is required in send mode (or body-file).');
   const body = renderInput(ctx, input, template);
-  if (s.subject && !takesSubject(s.channel)) log.info(`The subject input is not sent: ${s.channel} messages have no subject.`);
+  if (s.subject && !takesSubject(s.channel)) log.info(subjectNotSentNotice([s.channel]));
   const subject = s.subject && takesSubject(s.channel) ? renderInput(ctx, 'subject', s.subject) : undefined;
   const content = { channel: s.channel, body, ...(subject !== undefined ? { subject } : {}) };
   const message: SendMessageInput = { ...content, to };

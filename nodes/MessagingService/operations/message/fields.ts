@@ -34,7 +34,7 @@ export function messageFields(operation: string, toDescription: string): INodePr
 			type: 'string',
 			default: '',
 			displayOptions: show,
-			description: 'Subject line, for channels that take one (email). Leave empty for WhatsApp: the service refuses a subject there.',
+			description: 'Subject line, for channels that take one (email). Left out on WhatsApp items (the service has no subject there); a hint on the node says how many.',
 		},
 		{
 			displayName: 'Body',

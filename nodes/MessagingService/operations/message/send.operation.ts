@@ -3,7 +3,7 @@
  * call; the client chunks longer lists). One output item per recipient, paired with its input item.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { describeOutcome, replayedCount } from '../../../../src/index.ts';
+import { describeOutcome, replayedCount, subjectNotSentNotice, takesSubject } from '../../../../src/index.ts';
 import type { MessagingClient } from '../../../../src/index.ts';
 import { nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { addHint, itemRanges, unknownChunks, untiedHint } from '../../helpers/hints.ts';
@@ -27,6 +27,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const earlier: number[] = [];
 	let recipientsEarlier = 0;
 	let untied: string | undefined;
+	const subjectLeftOut: string[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const channel = requiredString(this, 'channel', itemIndex);
@@ -34,7 +35,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const subject = requiredString(this, 'subject', itemIndex);
 			const body = this.getNodeParameter('body', itemIndex, '') as string;
 			if (to.length === 0) throw new NodeSideError('invalid_input', 'No recipient given.', 'Fill in "To" with at least one recipient.', 'to');
-			const content: { channel: string; subject?: string; body: string } = subject ? { channel, subject, body } : { channel, body };
+			// A Subject on a channel without one is left out, as in the action (src/channel-rules.ts).
+			if (subject && !takesSubject(channel)) subjectLeftOut.push(channel);
+			const content: { channel: string; subject?: string; body: string } = subject && takesSubject(channel) ? { channel, subject, body } : { channel, body };
 			const keys = recipientKeys(lineage, userIdempotencyKey(this, itemIndex), itemIndex, items[itemIndex]!.json, to, content);
 			const once = await sendOnce(
 				this,
@@ -80,5 +83,6 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	}
 	if (recipientsEarlier > 0) addHint(this, `${recipientsEarlier} recipients were already sent earlier (same trigger data, node and input item, or the same Idempotency Key), not sent again: items ${itemRanges(earlier)}. Their output items have "sentEarlier": true.`);
 	if (untied) addHint(this, untiedHint(untied), 'warning');
+	if (subjectLeftOut.length > 0) addHint(this, subjectNotSentNotice(subjectLeftOut, subjectLeftOut.length));
 	return output;
 }

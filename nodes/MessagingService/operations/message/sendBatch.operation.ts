@@ -6,7 +6,7 @@
  * item's index in both cases.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { describeOutcome, replayedCount } from '../../../../src/index.ts';
+import { describeOutcome, replayedCount, subjectNotSentNotice, takesSubject } from '../../../../src/index.ts';
 import type { MessageElement, MessagingClient } from '../../../../src/index.ts';
 import { nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { addHint, retrySentence, sentEarlierHint, unknownChunks, untiedHint } from '../../helpers/hints.ts';
@@ -31,14 +31,16 @@ export const description: INodeProperties[] = [
 	optionsCollection('message', 'sendBatch', [idempotencyKeyField]),
 ];
 
-function elementOf(ctx: IExecuteFunctions, itemIndex: number): MessageElement {
+/** One item's element; a Subject on a channel without one is left out (src/channel-rules.ts), as in the action. */
+function elementOf(ctx: IExecuteFunctions, itemIndex: number, subjectLeftOut: string[]): MessageElement {
 	const element: MessageElement = {
 		channel: requiredString(ctx, 'channel', itemIndex),
 		to: requiredString(ctx, 'to', itemIndex),
 		body: ctx.getNodeParameter('body', itemIndex, '') as string,
 	};
 	const subject = requiredString(ctx, 'subject', itemIndex);
-	if (subject) element.subject = subject;
+	if (subject && takesSubject(element.channel)) element.subject = subject;
+	else if (subject) subjectLeftOut.push(element.channel);
 	return element;
 }
 
@@ -57,9 +59,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const perItem: INodeExecutionData[][] = items.map(() => []);
 	const elements: Array<MessageElement | undefined> = [];
 	const candidates: number[] = [];
+	const subjectLeftOut: string[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			elements[itemIndex] = elementOf(this, itemIndex);
+			elements[itemIndex] = elementOf(this, itemIndex, subjectLeftOut);
 			candidates.push(itemIndex);
 		} catch (error) {
 			// Nothing has been sent yet: without continue-on-fail the node stops here.
@@ -67,6 +70,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			perItem[itemIndex]!.push(thrownErrorItem(error, itemIndex));
 		}
 	}
+	if (subjectLeftOut.length > 0) addHint(this, subjectNotSentNotice(subjectLeftOut, subjectLeftOut.length));
 	if (candidates.length === 0) return perItem.flat();
 
 	const keys = rowKeys(this, 'message.sendBatch', candidates, (row) => items[row]!.json);
