@@ -117,11 +117,11 @@ const REMEDIES: Record<string, string> = {
   invalid_input: 'Fix the input named in `param`; nothing was sent.',
   invalid_input_unnamed: 'Fix the input the message names; nothing was sent.',
   invalid_base_url: 'Use an https:// base URL ending in /v1 (http:// only for a local sandbox on loopback).',
-  rate_limit_wait_exceeded: 'The rate window resets later than the wait you allowed: raise the maximum wait or send less.',
+  rate_limit_wait_exceeded: 'The rate window resets later than the wait you allowed (Max Rate-Limit Wait in n8n, max-rate-limit-wait in the action): raise it or send less.',
   retry_budget_exhausted: 'Too many failures in a row: the service looks unhealthy; try again later.',
-  page_cap_reached: 'The listing reached the page cap you set: raise maxPages, or resume from the last cursor.',
+  page_cap_reached: 'The listing stopped at its page cap while the service still had more: ask for fewer, or resume from the cursor the message gives.',
   row_error: 'The service refused this row without a code: see the message, fix the row and import it again.',
-  wait_timeout: 'The job keeps running on the service: wait for it again later with its job id (jobs.wait).',
+  wait_timeout: 'Nothing is lost: the job keeps running on the service.',
   aborted: 'The operation was cancelled.',
 };
 

@@ -1,14 +1,15 @@
 import { ApiError } from './errors.ts';
 import { statusForCode } from './status-codes.ts';
 import type { ImportOutcome, ImportRowError, ImportWait, ImportWaitOutcome } from './types.ts';
-import { waitEndedError } from './wait-ending.ts';
+import { CLIENT_WORDS, stillRunning, waitEndedError } from './wait-ending.ts';
+import type { SurfaceWords } from './wait-ending.ts';
 
 /**
  * What became of one contact of an import:
  * - imported: its job finished and named no error for it;
  * - queued: its job was queued and not waited for;
  * - unfinished: its job was queued but did not finish while we waited (timeout, cancel, failed poll):
- *   `jobId` resumes it with `jobs.wait`;
+ *   `jobId` reads it again later;
  * - failed: its job named an error for it, or its chunk's call was refused (nothing was queued);
  * - unknown: its chunk's call may or may not have queued a job: import again with `idempotencyKey`;
  * - not_attempted: an earlier failure stopped the run before its chunk went out.
@@ -37,7 +38,7 @@ export interface ImportResults {
    * such, never assigned to another contact.
    */
   unplacedRowErrors: ImportRowError[];
-  /** Jobs that did not finish while we waited: resume each with `jobs.wait`. */
+  /** Jobs that did not finish while we waited: they keep running; read them again later. */
   unfinishedJobIds: string[];
 }
 
@@ -95,8 +96,8 @@ export function importResults(outcome: ImportOutcome | ImportWaitOutcome): Impor
   return { contacts, counts, unplacedRowErrors, unfinishedJobIds };
 }
 
-/** One line for an import, e.g. `998 imported, 2 failed, 1000 unfinished (job job_2 still running: resume with jobs.wait)`. */
-export function describeImportResults(results: ImportResults): string {
+/** One line for an import, e.g. `998 imported, 2 failed, 1000 unfinished (job job_2 still running: …)`, in the surface's words. */
+export function describeImportResults(results: ImportResults, words: SurfaceWords = CLIENT_WORDS): string {
   const { counts } = results;
   const parts: string[] = [];
   if (counts.imported || (!counts.queued && !counts.unfinished)) parts.push(`${counts.imported} imported`);
@@ -105,7 +106,7 @@ export function describeImportResults(results: ImportResults): string {
   if (results.unplacedRowErrors.length) parts.push(`${results.unplacedRowErrors.length} row error(s) naming no row of their job`);
   if (counts.unfinished) {
     const ids = results.unfinishedJobIds;
-    parts.push(`${counts.unfinished} unfinished (job${ids.length === 1 ? '' : 's'} ${ids.join(', ')} still running: resume with jobs.wait)`);
+    parts.push(`${counts.unfinished} unfinished (job${ids.length === 1 ? '' : 's'} ${ids.join(', ')}: ${stillRunning(ids, words, false)})`);
   }
   if (counts.unknown) parts.push(`${counts.unknown} unknown (import again with the same keys: it replays or completes, never twice)`);
   if (counts.not_attempted) parts.push(`${counts.not_attempted} not attempted`);

@@ -29,7 +29,8 @@ export { describeOutcome, describeResult, replayedCount, RESEND_HINT } from './o
 export type { OutcomeCounts } from './outcome-wording.ts';
 export { importResults, describeImportResults, rowErrorAsApiError } from './import-results.ts';
 export type { ContactStatus, ContactResult, ImportResults } from './import-results.ts';
-export { waitEndedError } from './wait-ending.ts';
+export { CLIENT_WORDS, DEFAULT_WAIT_TIMEOUT_SECONDS, stillRunning, waitEndedError } from './wait-ending.ts';
+export type { SurfaceWords } from './wait-ending.ts';
 export { describeClientEvent, describeChunkEvent, formatSeconds } from './log-lines.ts';
 export { resendsForUnknown } from './resend.ts';
 export type { Resend } from './resend.ts';

@@ -18,8 +18,9 @@ export class WaitBudget {
 
   reserve(ms: number, why: string): void {
     if (this.waitedMs + ms > this.maxWaitMs) {
+      // The client's own limit, not an answer of the service: no HTTP status, though the window's 429s led here.
       throw new ApiError({
-        status: 429,
+        status: 0,
         type: 'rate_limit_error',
         code: 'rate_limit_wait_exceeded',
         message: `${why} would need a wait of ${Math.ceil(ms / 1000)} s, beyond the allowed maximum wait of ${Math.round(this.maxWaitMs / 1000)} s (${Math.round(this.waitedMs / 1000)} s already spent).`,

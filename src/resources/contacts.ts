@@ -84,7 +84,7 @@ export class Contacts {
   /**
    * Imports and waits for every queued job within one overall timeout; per-row errors are mapped to the
    * caller's indexes through each job's chunk offset. A poll that fails does not lose the job: its wait
-   * is `poll_failed` with the job id, to resume with `jobs.wait`.
+   * is `poll_failed` with the job id, to read it again later.
    */
   async importAndWait(contacts: readonly ContactInput[], options: RequestOptions & Omit<WaitOptions, 'signal'>): Promise<ImportWaitOutcome> {
     if (!options || !Number.isFinite(options.timeoutMs)) throw inputError('Waiting for an import needs a timeout in ms (timeoutMs).', 'timeoutMs');

@@ -193,12 +193,12 @@ describe('import results', () => {
     expect(r.contacts.map((c) => c.status)).toEqual(['imported', 'failed', 'imported', 'unfinished', 'unfinished', 'unfinished', 'unknown', 'unknown', 'not_attempted']);
     expect(r.contacts[1].error).toMatchObject({ code: 'validation_failed', param: 'email', status: 422 });
     expect(r.contacts[3].error).toMatchObject({ code: 'wait_timeout' });
-    expect(r.contacts[3].error?.message).toMatch(/job_b did not finish in time \(1 of 3 rows processed\); it keeps running on the service; resume with jobs\.wait/);
+    expect(r.contacts[3].error?.message).toMatch(/job_b did not finish in time \(1 of 3 rows processed\); it keeps running on the service: raise timeoutMs, or call jobs\.wait with its id\./);
     expect(r.unplacedRowErrors).toHaveLength(1);
     expect(r.unfinishedJobIds).toEqual(['job_b']);
     expect(r.counts).toEqual({ imported: 2, queued: 0, unfinished: 3, failed: 1, unknown: 2, not_attempted: 1 });
     expect(describeImportResults(r)).toBe(
-      '2 imported, 1 failed, 1 row error(s) naming no row of their job, 3 unfinished (job job_b still running: resume with jobs.wait), 2 unknown (import again with the same keys: it replays or completes, never twice), 1 not attempted',
+      '2 imported, 1 failed, 1 row error(s) naming no row of their job, 3 unfinished (job job_b: it keeps running on the service: call jobs.wait with its id), 2 unknown (import again with the same keys: it replays or completes, never twice), 1 not attempted',
     );
   });
 
@@ -215,7 +215,7 @@ describe('import results', () => {
 
   test('wait endings: timeout, cancel and failed poll each name the job to resume; completion none', () => {
     expect(waitEndedError('job_x', { status: 'completed', job: job('job_x') })).toBeUndefined();
-    expect(waitEndedError('job_x', { status: 'timeout' }, 30_000)?.message).toBe('Job job_x did not finish within 30 s; it keeps running on the service; resume with jobs.wait.');
+    expect(waitEndedError('job_x', { status: 'timeout' }, 30_000)?.message).toBe('Job job_x did not finish within 30 s; it keeps running on the service: raise timeoutMs, or call jobs.wait with its id.');
     expect(waitEndedError('job_x', { status: 'aborted' })).toMatchObject({ code: 'aborted' });
     const polled = waitEndedError('job_x', { status: 'poll_failed', error: err(0, 'transport_error', { outcomeUnknown: true }) });
     expect(polled).toMatchObject({ code: 'transport_error', outcomeUnknown: false });

@@ -71,7 +71,7 @@ test('a 429 storm after an attempt that may have committed stays unknown: a late
   const { client, close } = sandboxClient(sandbox, { ...FAST, maxWaitMs: 1000 });
   const out = await client.messages.sendBatch(emails(1), { idempotencyKey: 'storm' });
   await close();
-  expect(out.results[0]).toMatchObject({ status: 'unknown', error: { status: 429, outcomeUnknown: true }, call: { idempotencyKey: 'storm' } });
+  expect(out.results[0]).toMatchObject({ status: 'unknown', error: { code: 'rate_limit_wait_exceeded', status: 0, outcomeUnknown: true }, call: { idempotencyKey: 'storm' } });
   expect(sandbox.control.ledger().messages).toHaveLength(1);
 });
 

@@ -82,7 +82,7 @@ test('Job → Wait past its timeout fails with wait_timeout (routed with continu
 	waits.length = 0;
 	const importing = await runNode({ parameters: { ...importParameters, waitTimeoutSeconds: 1 }, items: contacts(3), credentials: credentialsFor(sb) });
 	expect(waitedMs()).toBeCloseTo(1000, 3);
-	expect(shownError(importing.error)).toMatch(/^wait_timeout: 1 of 1 import jobs did not finish within 1 s.* \(job_\w+\); they keep running on the service\. Raise the timeout, or check the jobs later with Job → Wait\. — item 0$/);
+	expect(shownError(importing.error)).toMatch(/^wait_timeout: 1 of 1 import jobs did not finish within 1 s It keeps running on the service: raise "Timeout \(Seconds\)", or wait for it later with Job → Wait \(job id job_\w+\)\. — item 0$/);
 });
 
 test('Contact → Import: a refused call (insufficient_scope) stops the node with the count of queued jobs, or routes every item', async () => {

@@ -11,6 +11,7 @@ import type { DataRecord } from '../data-files.ts';
 import { InputError } from '../inputs.ts';
 import { errorFields, progressLogger, readRecords, rowLevel } from './shared.ts';
 import type { ModeContext } from './shared.ts';
+import { ACTION_WAIT_WORDS } from '../wait-words.ts';
 
 function jobIds(raw: string): string[] {
   let ids: unknown = undefined;
@@ -35,7 +36,7 @@ async function readJob(ctx: ModeContext, id: string, deadline: number): Promise<
       return { job, finished: isJobFinished(job) };
     }
     const result = await ctx.client().jobs.wait(id, { timeoutMs: Math.max(0, deadline - Date.now()), onProgress: progressLogger(ctx) });
-    const ended = waitEndedError(id, result, s.waitTimeoutMs);
+    const ended = waitEndedError(id, result, s.waitTimeoutMs, ACTION_WAIT_WORDS);
     if (!result.job) throw ended ?? new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: `Job ${id} could not be read.` });
     return { job: result.job, finished: result.status === 'completed', ended };
   } catch (error) {

@@ -5,7 +5,7 @@
  * content: a re-run of the same run replays, a new run always applies the file (A → B → A ends with A),
  * and matrix legs with different files never share a key.
  */
-import { describeImportResults, importResults, MAX_IMPORT_CONTACTS } from '../../../src/index.ts';
+import { describeImportResults, importResults, MAX_IMPORT_CONTACTS, stillRunning } from '../../../src/index.ts';
 import type { ContactInput, ImportWaitOutcome } from '../../../src/index.ts';
 import { attributeTypes, convertAttributes } from '../attributes.ts';
 import type { AttributeTypes } from '../attributes.ts';
@@ -18,6 +18,7 @@ import { decodeText, EncodingError } from '../workspace-files.ts';
 import type { WorkspaceFile } from '../workspace-files.ts';
 import { callFailure, errorFields, progressLogger, readRecords, rowLevel, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
+import { ACTION_WAIT_WORDS } from '../wait-words.ts';
 
 export function recipientOf(c: Record<string, unknown>): string | undefined {
   return typeof c.email === 'string' ? c.email : typeof c.whatsapp === 'string' ? c.whatsapp : undefined;
@@ -136,14 +137,14 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   }
   for (const re of results.unplacedRowErrors) log.annotate(rowLevel(ctx), `Contact row failed in job ${re.jobId} (it names no row of its job): ${re.code ?? 'row_error'}: ${re.message ?? ''}`);
   report.counts.failed += results.unplacedRowErrors.length;
-  report.notes.push(`Contacts: ${log.mask(describeImportResults(results))}.`);
+  report.notes.push(`Contacts: ${log.mask(describeImportResults(results, ACTION_WAIT_WORDS))}.`);
   report.jobStatus = outcome.error ? 'failed' : !s.wait ? 'queued' : results.unfinishedJobIds.length ? 'unfinished' : 'completed';
   if (outcome.error?.outcomeUnknown || results.counts.unknown) report.jobStatus = 'unknown';
   const replays = report.jobs.filter((j) => j.replayed).length;
   if (replays) report.notes.push(`${replays} job(s) replayed: this run had already imported the same contacts under the same key (a re-run), so nothing was imported twice.`);
   if (!outcome.error?.outcomeUnknown) callFailure(ctx, outcome.error);
   if (s.wait && results.unfinishedJobIds.length) {
-    report.failures.push(`The import did not finish within wait-timeout (${s.waitTimeoutMs / 1000} s); it keeps running on the service: read it later with mode: job and job-id: ${JSON.stringify(results.unfinishedJobIds)}.`);
+    report.failures.push(`The import did not finish within wait-timeout (${s.waitTimeoutMs / 1000} s); ${stillRunning(results.unfinishedJobIds, ACTION_WAIT_WORDS, true)}.`);
   }
   finish(ctx, file.path);
 }

@@ -5,7 +5,7 @@
  * without it, one item per queued job.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
-import { describeImportResults, importResults, rowErrorAsApiError, waitEndedError } from '../../../../src/index.ts';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, describeImportResults, importResults, rowErrorAsApiError, stillRunning, waitEndedError } from '../../../../src/index.ts';
 import type { ContactInput, ImportOutcome, ImportWaitOutcome, MessagingClient } from '../../../../src/index.ts';
 import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { idempotencyKeys } from '../../helpers/idempotency.ts';
@@ -13,11 +13,13 @@ import { cancelSignal } from '../../helpers/items.ts';
 import { contactOf, failedRowsOption, reportFailedRows } from './import-rows.ts';
 import type { RefusedRow } from './import-rows.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
+import { nodeWaitWords } from '../../helpers/wait-words.ts';
 
 const show = { show: { resource: ['contact'], operation: ['import'] } };
 const showDefined = { show: { resource: ['contact'], operation: ['import'], mapping: ['defineBelow'] } };
 
-export const DEFAULT_IMPORT_TIMEOUT_SECONDS = 300;
+/** The Timeout field's own name, for the words of a job still running. */
+const WAIT_WORDS = nodeWaitWords('Timeout (Seconds)');
 
 export const description: INodeProperties[] = [
 	{
@@ -74,7 +76,7 @@ export const description: INodeProperties[] = [
 		name: 'waitTimeoutSeconds',
 		type: 'number',
 		typeOptions: { minValue: 1 },
-		default: DEFAULT_IMPORT_TIMEOUT_SECONDS,
+		default: DEFAULT_WAIT_TIMEOUT_SECONDS,
 		displayOptions: { show: { resource: ['contact'], operation: ['import'], waitForCompletion: [true] } },
 		description: 'How long to wait for all jobs in all. Jobs still running then keep running on the service.',
 	},
@@ -108,7 +110,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	let outcome: ImportOutcome | ImportWaitOutcome;
 	try {
 		if (wait) {
-			const seconds = this.getNodeParameter('waitTimeoutSeconds', 0, DEFAULT_IMPORT_TIMEOUT_SECONDS) as number;
+			const seconds = this.getNodeParameter('waitTimeoutSeconds', 0, DEFAULT_WAIT_TIMEOUT_SECONDS) as number;
 			outcome = await client.contacts.importAndWait(contacts, { ...request, timeoutMs: Math.max(0, seconds) * 1000 });
 		} else {
 			outcome = await client.contacts.import(contacts, request);
@@ -167,17 +169,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const completed = outcome.totals.unfinishedJobs === 0;
 	if (!completed && !this.continueOnFail()) {
 		const pollFailure = outcome.waits.find((w) => w.result.status === 'poll_failed');
-		if (pollFailure) throw nodeError(this.getNode(), waitEndedError(pollFailure.jobId, pollFailure.result), itemOf[pollFailure.offset]!);
-		const seconds = this.getNodeParameter('waitTimeoutSeconds', 0, DEFAULT_IMPORT_TIMEOUT_SECONDS) as number;
-		const running = jobs.filter((j) => j.status !== 'completed').map((j) => j.id).join(', ');
-		const error = new NodeSideError(
-			'wait_timeout',
-			`${outcome.totals.unfinishedJobs} of ${outcome.totals.jobs} import jobs did not finish within ${seconds} s (${running}); they keep running on the service.`,
-			'Raise the timeout, or check the jobs later with Job → Wait.',
-		);
+		if (pollFailure) throw nodeError(this.getNode(), waitEndedError(pollFailure.jobId, pollFailure.result, undefined, WAIT_WORDS), itemOf[pollFailure.offset]!);
+		const seconds = this.getNodeParameter('waitTimeoutSeconds', 0, DEFAULT_WAIT_TIMEOUT_SECONDS) as number;
+		const running = stillRunning(results.unfinishedJobIds, WAIT_WORDS, true);
+		const error = new NodeSideError('wait_timeout', `${outcome.totals.unfinishedJobs} of ${outcome.totals.jobs} import jobs did not finish within ${seconds} s.`, `${running[0]!.toUpperCase()}${running.slice(1)}.`);
 		throw nodeError(this.getNode(), error, itemOf[0]!);
 	}
-	const summary: IDataObject = { completed, outcome: describeImportResults(results), totals: outcome.totals, jobs, rowErrors };
+	const summary: IDataObject = { completed, outcome: describeImportResults(results, WAIT_WORDS), totals: outcome.totals, jobs, rowErrors };
 	output.push({ json: summary, pairedItem: itemOf.map((item) => ({ item })) });
 
 	return [...output, ...reportFailedRows(this, refused, contacts.length)];
