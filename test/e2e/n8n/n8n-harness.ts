@@ -31,7 +31,7 @@ export {
 export { executeWorkflow, outputItems, parseRunOutput, stopwatch, type ExecuteResult } from './harness/execute.ts';
 export { manualWorkflow, type ChainNode, type N8nWorkflow } from './harness/workflows.ts';
 export { startN8n, type N8nServer, type StartOptions } from './harness/server.ts';
-export { executionItems, N8nRest, N8nRestError, ownerEnv, type ExecutionSummary, type OwnerLogin } from './harness/rest.ts';
+export { executionHints, executionItems, N8nRest, N8nRestError, ownerEnv, type ExecutionSummary, type OwnerLogin } from './harness/rest.ts';
 export { startRedis, type RedisServer } from './harness/redis.ts';
 export { startPostgres, type PostgresServer } from './harness/postgres.ts';
 export { killHard, waitUntil } from './harness/crash.ts';

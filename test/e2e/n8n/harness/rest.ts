@@ -188,3 +188,10 @@ export function executionItems(execution: ExecutionSummary, nodeName: string, ou
   const items = (runs[runs.length - 1].data?.main?.[output] ?? []) as Array<{ json: Record<string, any> }>;
   return items.map((item) => item.json);
 }
+
+/** The execution hints (`this.addExecutionHints`: what the editor shows on the node) of the last run of `nodeName`. */
+export function executionHints(execution: ExecutionSummary, nodeName: string): string[] {
+  const runs = execution.data?.resultData?.runData?.[nodeName] as any[] | undefined;
+  const hints = (runs?.[runs.length - 1]?.hints ?? []) as Array<{ message?: string }>;
+  return hints.map((hint) => String(hint.message ?? ''));
+}
