@@ -18,6 +18,7 @@ import {
 	buildAndPackMessagingPackage,
 	createN8nHome,
 	ensureHost,
+	executionHints,
 	executionItems,
 	importCredentials,
 	killAll,
@@ -128,6 +129,8 @@ describeE2e(`a crash mid-send, then Retry, in a real n8n 2.41.1 on ${DB} (regula
 				expect(out.filter(notSentAgain)).toHaveLength(delivered);
 				const ledgerIds = new Set(sb.control.ledger().messages.map((m) => m.id));
 				expect(out.filter((j) => typeof j.id === 'string' && !ledgerIds.has(j.id))).toEqual([]);
+				// Rows skipped as sent earlier are named in the hint the editor shows on the node.
+				if (out.some((j) => j.sentEarlier === true)) expect(executionHints(retried, 'Send Batch').join('\n')).toContain('already sent earlier');
 			},
 			15 * MINUTES,
 		);

@@ -94,6 +94,9 @@ export async function startPostgres(): Promise<PostgresServer> {
       DB_POSTGRESDB_DATABASE: database,
       DB_POSTGRESDB_USER: user,
       DB_POSTGRESDB_PASSWORD: 'n8n-e2e',
+      // n8n pings its database every 2 s and answers 503 "Database is not ready!" after a 5 s ping; a
+      // 5,000-item run keeps its event loop busy longer than that on a loaded 2-core machine.
+      DB_PING_TIMEOUT_MS: '30000',
     },
     stop,
   };

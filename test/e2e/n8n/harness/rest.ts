@@ -162,6 +162,8 @@ export class N8nRest {
     for (;;) {
       const execution = await this.call<ExecutionSummary>('GET', `/rest/executions/${id}`).catch((error: unknown) => {
         if (error instanceof N8nRestError && error.status === 404) return undefined; // not saved yet
+        // n8n answers 503 "Database is not ready!" while its periodic DB ping is late (a loaded machine).
+        if (error instanceof N8nRestError && error.status === 503) return undefined;
         throw error;
       });
       if (execution && execution.stoppedAt && !['running', 'new', 'waiting'].includes(execution.status)) return this.execution(id);
