@@ -10,6 +10,8 @@
  *   server.ts     `n8n start` / `n8n worker`
  *   rest.ts       the REST API the editor uses (login, workflows, executions, retry)
  *   redis.ts      redis-server for queue mode
+ *   postgres.ts   a throwaway PostgreSQL cluster for n8n (DB_TYPE=postgresdb)
+ *   crash.ts      kill -9 of an n8n at a state the test waits for
  *   messaging-package.ts  this repo's package, built and packed
  */
 export { freePort, nodeBinary, repoRoot } from './harness/paths.ts';
@@ -29,6 +31,8 @@ export {
 export { executeWorkflow, outputItems, parseRunOutput, stopwatch, type ExecuteResult } from './harness/execute.ts';
 export { manualWorkflow, type ChainNode, type N8nWorkflow } from './harness/workflows.ts';
 export { startN8n, type N8nServer, type StartOptions } from './harness/server.ts';
-export { executionItems, N8nRest, N8nRestError, ownerEnv, type ExecutionSummary, type OwnerLogin } from './harness/rest.ts';
+export { executionHints, executionItems, N8nRest, N8nRestError, ownerEnv, type ExecutionSummary, type OwnerLogin } from './harness/rest.ts';
 export { startRedis, type RedisServer } from './harness/redis.ts';
+export { startPostgres, type PostgresServer } from './harness/postgres.ts';
+export { killHard, waitUntil } from './harness/crash.ts';
 export { buildAndPackMessagingPackage, MESSAGING_PACKAGE } from './harness/messaging-package.ts';

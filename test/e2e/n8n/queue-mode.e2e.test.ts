@@ -1,8 +1,10 @@
 /**
  * n8n queue mode in a REAL n8n 2.41.1: Redis, `n8n start` (main) and two `n8n worker`s sharing one
- * database; manual executions go to the workers (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS). 5,000 items in
- * 4 concurrent executions (1,250 each: 3 batch calls) on ONE sandbox key with a low ceiling (2 requests
- * per 1 s window), so the two workers' pacing meets the shared limit. The ledger shows every message
+ * PostgreSQL database (SQLite is not a supported queue-mode database: with the node writing n8n's
+ * deduplication store from two workers it failed an execution with SQLITE_BUSY); manual executions go
+ * to the workers (OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS). 5,000 items in 4 concurrent executions (1,250
+ * each: 3 batch calls) on ONE sandbox key with a low ceiling (2 requests per 1 s window), so the two
+ * workers' pacing meets the shared limit. The ledger shows every message
  * exactly once; the 429s, wall time and items per second are printed. MSGSVC_SKIP_N8N_E2E=1 skips it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,12 +23,14 @@ import {
 	N8nRest,
 	ownerEnv,
 	startN8n,
+	startPostgres,
 	startRedis,
 	type N8nHome,
 	type N8nServer,
+	type PostgresServer,
 	type RedisServer,
 } from './n8n-harness.ts';
-import { failAfterFirstChunk, sendBatchWorkflow } from './send-batch-steps.ts';
+import { failAfterFirstChunk, notSentAgain, sendBatchWorkflow } from './send-batch-steps.ts';
 import { realN8nSkipped } from '../../support/system.ts';
 
 const MINUTES = 60_000;
@@ -42,6 +46,7 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 	let work: string;
 	let home: N8nHome | undefined;
 	let redis: RedisServer | undefined;
+	let pg: PostgresServer | undefined;
 	const servers: N8nServer[] = [];
 	let rest: N8nRest;
 
@@ -50,11 +55,12 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 		sb = await start({ port: 0, host: '127.0.0.1', config: { window_seconds: 1, accounts: [{ id: 'acc_rate_limited', rate_limit: 2 }] } });
 		work = await mkdtemp(join(tmpdir(), 'n8n-queue-e2e-'));
 		const tarball = await buildAndPackMessagingPackage(work);
-		redis = await startRedis();
+		[redis, pg] = await Promise.all([startRedis(), startPostgres()]);
 		home = await createN8nHome({
 			packageTarball: tarball,
 			packageName: PACKAGE,
 			env: {
+				...pg.n8nEnv,
 				EXECUTIONS_MODE: 'queue',
 				QUEUE_BULL_REDIS_HOST: redis.host,
 				QUEUE_BULL_REDIS_PORT: String(redis.port),
@@ -71,7 +77,7 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 
 	afterAll(async () => {
 		await Promise.all(servers.map((server) => server.stop()));
-		await redis?.stop();
+		await Promise.all([redis?.stop(), pg?.stop()]);
 		await killAll();
 		await sb?.close();
 		await home?.cleanup();
@@ -128,7 +134,7 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 	);
 
 	test(
-		'a Retry of an execution that failed after 500 of 1,000 on a worker: the worker reads the lineage, nothing is sent twice',
+		'a Retry of an execution that failed after 500 of 1,000 on a worker: nothing is sent twice',
 		async () => {
 			sb.control.reset();
 			const { id } = await rest.createWorkflow(sendBatchWorkflow({ id: 'queueRetryWf', name: 'queue retry', count: 1000, emailPrefix: 'r', credential: LOW_CEILING_CREDENTIAL }));
@@ -137,7 +143,7 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 			const retried = await rest.retry(failedId, false);
 			expect(retried).toMatchObject({ mode: 'retry', retryOf: failedId, status: 'success' });
 			expect(sb.control.summary()).toMatchObject({ messages: 1000, duplicates_detected: 0 });
-			expect(executionItems(retried, 'Send Batch').filter((j) => j.replayed === true)).toHaveLength(500);
+			expect(executionItems(retried, 'Send Batch').filter(notSentAgain)).toHaveLength(500);
 		},
 		10 * MINUTES,
 	);

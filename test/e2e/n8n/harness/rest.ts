@@ -120,6 +120,36 @@ export class N8nRest {
     return started.executionId;
   }
 
+  /** `POST /rest/workflows/:id/activate` with its current versionId (the editor's Publish): production webhooks listen. */
+  async activateWorkflow(id: string): Promise<void> {
+    const { versionId } = await this.call<{ versionId: string }>('GET', `/rest/workflows/${id}`);
+    await this.call('POST', `/rest/workflows/${id}/activate`, { versionId });
+  }
+
+  /**
+   * `POST /webhook/<path>` (a production webhook, no session): resolves to n8n's answer. n8n may
+   * register an activated workflow's webhook a moment after answering the activation: a 404 "not
+   * registered" (nothing started) is asked again until `registrationMs` passed.
+   */
+  async postWebhook(path: string, body: unknown, registrationMs = 60_000): Promise<unknown> {
+    const deadline = Date.now() + registrationMs;
+    for (;;) {
+      const res = await fetch(`${this.baseUrl}/webhook/${path}`, { dispatcher: oneShot, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const text = await res.text();
+      if (res.ok) return text ? JSON.parse(text) : undefined;
+      if (res.status !== 404 || !text.includes('is not registered') || Date.now() > deadline) {
+        throw new N8nRestError(`POST /webhook/${path} answered ${res.status}: ${text.slice(0, 500)}`, res.status, text);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  /** The executions list of one workflow (`GET /rest/executions?filter=…`), newest first, without run data. */
+  async executions(workflowId: string): Promise<ExecutionSummary[]> {
+    const page = await this.call<{ results: ExecutionSummary[] }>('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=50`);
+    return page.results;
+  }
+
   /** `GET /rest/executions/:id` with its run data decoded. */
   async execution(id: string): Promise<ExecutionSummary> {
     const raw = await this.call<ExecutionSummary & { data?: string }>('GET', `/rest/executions/${id}`);
@@ -132,6 +162,8 @@ export class N8nRest {
     for (;;) {
       const execution = await this.call<ExecutionSummary>('GET', `/rest/executions/${id}`).catch((error: unknown) => {
         if (error instanceof N8nRestError && error.status === 404) return undefined; // not saved yet
+        // n8n answers 503 "Database is not ready!" while its periodic DB ping is late (a loaded machine).
+        if (error instanceof N8nRestError && error.status === 503) return undefined;
         throw error;
       });
       if (execution && execution.stoppedAt && !['running', 'new', 'waiting'].includes(execution.status)) return this.execution(id);
@@ -157,4 +189,11 @@ export function executionItems(execution: ExecutionSummary, nodeName: string, ou
   if (!runs?.length) return [];
   const items = (runs[runs.length - 1].data?.main?.[output] ?? []) as Array<{ json: Record<string, any> }>;
   return items.map((item) => item.json);
+}
+
+/** The execution hints (`this.addExecutionHints`: what the editor shows on the node) of the last run of `nodeName`. */
+export function executionHints(execution: ExecutionSummary, nodeName: string): string[] {
+  const runs = execution.data?.resultData?.runData?.[nodeName] as any[] | undefined;
+  const hints = (runs?.[runs.length - 1]?.hints ?? []) as Array<{ message?: string }>;
+  return hints.map((hint) => String(hint.message ?? ''));
 }

@@ -24,11 +24,11 @@ export interface ChainNode {
 }
 
 /**
- * A workflow "Start" (Manual Trigger) → nodes[0] → nodes[1] → … (main output 0 into input 0), ready
- * for importWorkflow + executeWorkflow, or for the REST API. `id` ≤ 21 chars.
+ * A workflow "Start" (Manual Trigger, or the given `trigger` node) → nodes[0] → nodes[1] → … (main
+ * output 0 into input 0), ready for importWorkflow + executeWorkflow, or for the REST API. `id` ≤ 21 chars.
  */
-export function manualWorkflow(opts: { id: string; name?: string; nodes: ChainNode[] }): N8nWorkflow {
-  const trigger = { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} };
+export function manualWorkflow(opts: { id: string; name?: string; nodes: ChainNode[]; trigger?: ChainNode }): N8nWorkflow {
+  const trigger = opts.trigger ?? { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} };
   const all = [trigger, ...opts.nodes];
   const nodes = all.map((node, i) => ({
     id: `${opts.id}-n${i}`.slice(-36),
