@@ -40,7 +40,7 @@ test('every file README links to exists', () => {
 test("README's n8n comparison is what `npm run bench:n8n` wrote to bench/results-n8n.json", () => {
   const { rows, ceilingPerMinute } = JSON.parse(read('bench/results-n8n.json')) as { ceilingPerMinute: number; rows: { label: string; items: number; calls: number; rateLimited: number; delivered: number; wallMs: number }[] };
   const measured = readme.slice(readme.indexOf('## Measured'));
-  expect(measured).toContain(`a ceiling of ${ceilingPerMinute} calls a minute`);
+  expect(measured).toContain(`one key at ${ceilingPerMinute} calls a minute`);
   const line = (name: string, r: (typeof rows)[number]) =>
     `| ${name} | ${r.calls.toLocaleString('en')} | ${r.rateLimited.toLocaleString('en')} | ${r.delivered.toLocaleString('en')} | ${(r.wallMs / 1000).toFixed(1)} s |`;
   const [ours, http] = rows;
