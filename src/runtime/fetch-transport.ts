@@ -3,9 +3,9 @@ import { attemptDeadline, attemptTimeoutError } from './attempt-timeout.ts';
 import { notSentError } from './not-sent.ts';
 
 /**
- * Transport over Node's built-in fetch (Node 24 ships undici inside the binary): the action uses it so
- * its bundle carries no HTTP client (the undici 8 package costs 0.78 MB and ~20 ms of start-up per step,
- * bench/action-startup.ts). Same contract as undici-transport.ts: one request, `timeoutMs` (default
+ * Transport over Node's built-in fetch (Node 24 ships undici inside the binary), for users of the client
+ * who want no HTTP package at all. (The action uses undici-transport.ts with undici's EnvHttpProxyAgent,
+ * for the runner's proxy variables: action/src/index.ts.) Same contract as undici-transport.ts: one request, `timeoutMs` (default
  * 60 s) bounding the whole attempt including the body, headers lower-cased, the raw body; rejects only
  * when no complete answer came, with REQUEST_NOT_SENT when the request could not even be built.
  */
