@@ -94,7 +94,7 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   report.details.push([
     { label: 'File', value: file.path, code: true },
     { label: 'Contacts', value: records.length },
-    { label: 'Sent', value: contacts.length },
+    { label: 'To import', value: contacts.length },
     { label: 'Jobs', value: `${chunks} (≤ ${MAX_IMPORT_CONTACTS} contacts each)` },
   ]);
 
@@ -143,7 +143,7 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   if (replays) report.notes.push(`${replays} job(s) replayed: this run had already imported the same contacts under the same key (a re-run), so nothing was imported twice.`);
   if (!outcome.error?.outcomeUnknown) callFailure(ctx, outcome.error);
   if (s.wait && results.unfinishedJobIds.length) {
-    report.failures.push(`The import did not finish within wait-timeout (${s.waitTimeoutMs / 1000} s); it keeps running on the service: read it later with mode: job and job-id: ${JSON.stringify(results.unfinishedJobIds)}.`);
+    report.failures.push(`The import did not finish within wait-timeout (${s.waitTimeoutMs / 1000} s); it keeps running on the service: read it later with mode: import-status and import-job-ids: ${JSON.stringify(results.unfinishedJobIds)}.`);
   }
   finish(ctx, file.path);
 }
