@@ -13,7 +13,7 @@ import { importStatusMode } from './modes/import-status.ts';
 import { sendMode } from './modes/send.ts';
 import type { ModeContext } from './modes/shared.ts';
 import { syncContactsMode } from './modes/sync-contacts.ts';
-import { proxySecrets } from './proxy.ts';
+import { proxyForLog, proxySecrets } from './proxy.ts';
 import { readRoots } from './read-paths.ts';
 import type { ReadRoots } from './read-paths.ts';
 import { newReport, writeOutputs, writeResultsFile } from './report.ts';
@@ -72,6 +72,7 @@ export async function run(deps: RunDependencies): Promise<void> {
   try {
     const settings = readInputs(core, env, apiKey);
     failOnError = settings.failOnError;
+    if (settings.proxy && !settings.dryRun) log.info(`Requests to the service go through the proxy ${proxyForLog(settings.proxy)} (the proxy input, over HTTPS_PROXY / HTTP_PROXY; hosts in NO_PROXY go direct).`);
     report = newReport(settings.mode, settings.dryRun);
     let client: MessagingClient | undefined;
     let roots: ReadRoots | undefined;

@@ -41,6 +41,12 @@ export function validateProxy(raw: string): string {
   return value;
 }
 
+/** The proxy as a log may show it: scheme, host and port, never its credentials. */
+export function proxyForLog(proxy: string): string {
+  const url = new URL(proxy);
+  return `${url.protocol}//${url.host}`;
+}
+
 /** The dispatcher for every request: the explicit proxy when given, else the runner's proxy variables. */
 export function proxyDispatcher(proxy: string): EnvHttpProxyAgent {
   return new EnvHttpProxyAgent(proxy ? { httpProxy: proxy, httpsProxy: proxy } : {});

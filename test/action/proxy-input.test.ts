@@ -82,6 +82,7 @@ test('the proxy input wins over HTTP_PROXY / HTTPS_PROXY, with its credentials, 
   expect(r.outputs.sent).toBe('1');
   expect(asked.length).toBeGreaterThan(0);
   expect(asked.every((a) => a.authorized)).toBe(true);
+  expect(r.stdout).toContain(`Requests to the service go through the proxy http://127.0.0.1:${proxyPort} (the proxy input`);
   // Masked for the runner from the start, so not even a dependency's message could show it.
   expect(r.stdout).toContain(`::add-mask::${PASSWORD}`);
   for (const secret of [PASSWORD, encodeURIComponent(PASSWORD)]) expect(leaks(r, secret)).toEqual([]);
