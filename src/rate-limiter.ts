@@ -30,7 +30,21 @@ export class WaitBudget {
   }
 }
 
-export type WaitReason = 'pacing' | 'retry_after';
+/**
+ * Why a call waits, so a log can say it truthfully: a 429's Retry-After; the window's calls used up
+ * (when shared, counting what the others are expected to spend); what is left spoken for by calls in
+ * flight whose answers will tell the new count; or, with others seen on the key, this process spacing
+ * its calls to spend its share of what is left evenly until the reset (not "no calls left": a shared
+ * window can be far from spent).
+ */
+export type WaitReason = 'retry_after' | 'window_spent' | 'in_flight' | 'share_spacing';
+
+const WAIT_WHY: Record<WaitReason, string> = {
+  retry_after: 'Honouring the service’s Retry-After',
+  window_spent: 'Waiting for the rate window to reset',
+  in_flight: 'Waiting for the answers of calls in flight',
+  share_spacing: 'Spacing calls to this process’s share of the rate window',
+};
 
 /** Bounds of the multiplicative back-off on 429s (a factor on the shared spacing). */
 const MAX_BACKOFF = 8;
@@ -128,13 +142,13 @@ export class RateLimiter {
     const free = remaining === undefined ? Infinity : remaining - this.inFlight;
     // Shared, less than one call left is a chance of one: the processes' expected calls add up to it.
     if (free <= 0 || (shared && free < 1 && random() >= free)) {
-      if (resetAt === undefined) return { ms: 50, reason: 'pacing' }; // spoken for, end unknown: calls in flight will tell
+      if (resetAt === undefined) return { ms: 50, reason: 'in_flight' }; // spoken for, end unknown: calls in flight will tell
       const startJitter = shared ? random() * this.slotMs(resetAt - now) : 0;
-      return { ms: Math.max(1, resetAt - now + startJitter), reason: 'pacing' };
+      return { ms: Math.max(1, resetAt - now + startJitter), reason: 'window_spent' };
     }
     const nextAt = this.nextAt(resetAt);
-    if (now < nextAt) return { ms: nextAt - now, reason: 'pacing' };
-    return { ms: 0, reason: 'pacing' };
+    if (now < nextAt) return { ms: nextAt - now, reason: 'share_spacing' };
+    return { ms: 0, reason: 'share_spacing' };
   }
 
   /**
@@ -186,7 +200,7 @@ export class RateLimiter {
       if (deadline !== undefined && runtime.now() + ms >= deadline) {
         throw new ApiError({ status: 0, type: 'wait_timeout', code: 'wait_timeout', message: `Waiting ${Math.ceil(ms / 1000)} s for the rate window would pass the wait's deadline.` });
       }
-      budget.reserve(ms, reason === 'retry_after' ? 'Honouring the service’s Retry-After' : 'Waiting for the rate window to reset');
+      budget.reserve(ms, WAIT_WHY[reason]);
       onWait?.(ms, reason);
       await runtime.sleep(ms, signal);
     }

@@ -3,7 +3,7 @@ import type { ServiceErrorBody } from './errors.ts';
 import { parseRateLimitHeaders, rateLimitedWaitSeconds } from './headers.ts';
 import { Redactor } from './redaction.ts';
 import type { RateLimitHeaders } from './headers.ts';
-import type { RateLimiter, WaitBudget } from './rate-limiter.ts';
+import type { RateLimiter, WaitBudget, WaitReason } from './rate-limiter.ts';
 import { attemptMayHaveCommitted, isProgrammingError, neverConnected, refusedBeforeSending } from './outcome-certainty.ts';
 import { backoffDelay, decideRetry, RetryBudget } from './retry-policy.ts';
 import type { RetryOptions, RetryState } from './retry-policy.ts';
@@ -42,7 +42,7 @@ export interface ApiResponse<T> {
 /** Events for adapters' logs and progress lines. They never carry the API key. */
 export type ClientEvent =
   | { type: 'retry'; method: string; path: string; code: string; retry: number; delayMs: number; requestId?: string }
-  | { type: 'rate_limit_wait'; ms: number; reason: 'pacing' | 'retry_after' };
+  | { type: 'rate_limit_wait'; ms: number; reason: WaitReason };
 
 export interface SenderOptions {
   baseUrl: string;
@@ -158,7 +158,7 @@ export class RequestSender {
     const write = request.method !== 'GET';
     const body = request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
     const state: RetryState = { retries: 0, serverErrors: 0, rateLimited: 0 };
-    const onWait = (ms: number, reason: 'pacing' | 'retry_after') => this.options.onEvent?.({ type: 'rate_limit_wait', ms, reason });
+    const onWait = (ms: number, reason: WaitReason) => this.options.onEvent?.({ type: 'rate_limit_wait', ms, reason });
     // Sticky: once an attempt of a write may have committed, only a definitive answer settles it.
     let uncertain = false;
     const end = (error: ApiError) => settled(error, write && uncertain);

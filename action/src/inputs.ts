@@ -1,5 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { ApiError, normalizeBaseUrl, splitRecipients, validateIdempotencyKey } from '../../src/index.ts';
+import { validateProxy } from './proxy.ts';
+import { RENAMED_MODES, warnDeprecated } from './renamed.ts';
 import type { CoreLike } from './types.ts';
 
 /** An invalid input: always fails the step, naming the input. */
@@ -12,7 +14,7 @@ export class InputError extends Error {
   }
 }
 
-export const MODES = ['send', 'batch', 'sync-contacts', 'job'] as const;
+export const MODES = ['send', 'batch', 'sync-contacts', 'import-status'] as const;
 export type Mode = (typeof MODES)[number];
 export const FORMATS = ['auto', 'csv', 'json', 'yaml', 'text'] as const;
 
@@ -20,6 +22,8 @@ export interface Settings {
   mode: Mode;
   apiKey: string;
   baseUrl: string;
+  /** The `proxy` input, checked; '' means the runner's proxy variables. */
+  proxy: string;
   channel: string;
   /** Recipients as given: split by src's splitRecipients (lines, commas, semicolons). */
   to: string;
@@ -29,7 +33,8 @@ export interface Settings {
   bodyFile: string;
   file: string;
   fileFormat: string;
-  jobId: string;
+  /** The import job ids to read (`import-job-ids`, or the deprecated `job-id`), as given. */
+  importJobIds: string;
   wait: boolean;
   waitTimeoutMs: number;
   maxRateLimitWaitMs: number;
@@ -86,9 +91,26 @@ function readDirsInput(core: CoreLike): string[] {
   return dirs;
 }
 
+/** `mode`, with the deprecated `job` read as `import-status` (and a warning). */
+function modeInput(core: CoreLike): string {
+  const given = core.getInput('mode').trim() || 'send';
+  const renamed = RENAMED_MODES[given];
+  if (renamed) warnDeprecated(core, `mode: ${given}`, `mode: ${renamed}`);
+  return renamed ?? given;
+}
+
+/** `import-job-ids`, else the deprecated `job-id` (with a warning); both set to different values is refused. */
+function importJobIdsInput(core: CoreLike): string {
+  const current = core.getInput('import-job-ids').trim();
+  const old = core.getInput('job-id').trim();
+  if (old && current && old !== current) throw new InputError('job-id', 'is the old name of import-job-ids, which is also set: keep only import-job-ids.');
+  if (old && !current) warnDeprecated(core, 'Input "job-id"', 'input "import-job-ids"');
+  return current || old;
+}
+
 /** Reads and checks every input; mode-specific requirements are checked where the mode runs. */
 export function readInputs(core: CoreLike, env: NodeJS.ProcessEnv, apiKey: string): Settings {
-  const mode = core.getInput('mode').trim() || 'send';
+  const mode = modeInput(core);
   if (!(MODES as readonly string[]).includes(mode)) throw new InputError('mode', `must be one of ${MODES.join(', ')}, got "${mode}".`);
   const dryRun = booleanInput(core, 'dry-run');
 
@@ -122,6 +144,7 @@ export function readInputs(core: CoreLike, env: NodeJS.ProcessEnv, apiKey: strin
     mode: mode as Mode,
     apiKey,
     baseUrl,
+    proxy: validateProxy(core.getInput('proxy')),
     channel: core.getInput('channel').trim(),
     to: core.getInput('to'),
     toFile: core.getInput('to-file').trim(),
@@ -130,7 +153,7 @@ export function readInputs(core: CoreLike, env: NodeJS.ProcessEnv, apiKey: strin
     bodyFile: core.getInput('body-file').trim(),
     file: core.getInput('file').trim(),
     fileFormat,
-    jobId: core.getInput('job-id').trim(),
+    importJobIds: importJobIdsInput(core),
     wait: booleanInput(core, 'wait'),
     waitTimeoutMs: secondsInput(core, 'wait-timeout', 6 * 3600),
     maxRateLimitWaitMs: secondsInput(core, 'max-rate-limit-wait', 6 * 3600),

@@ -28,19 +28,21 @@ export class Log {
   private readonly shown = { error: 0, warning: 0, notice: 0 };
   /** Finds the key in its forms (as given, JSON-escaped, URL-encoded, HTML, base64, …): src/redaction.ts. */
   private secret = new Redactor([], '***');
+  private readonly secrets: string[] = [];
 
   constructor(core: CoreLike) {
     this.core = core;
   }
 
   /**
-   * Masks the key from now on: `::add-mask::` for the runner's log (its masker adds the JSON, URL and base64
+   * Masks a secret (the key, a proxy's credentials) from now on: `::add-mask::` for the runner's log (its masker adds the JSON, URL and base64
    * encodings of a mask itself), and `clean`/`mask` remove every form from what the action writes — the
    * summary, outputs and results file, which the runner does not mask, and every log line.
    */
   addSecret(secret: string): void {
     this.core.setSecret(secret);
-    this.secret = new Redactor([secret], '***');
+    this.secrets.push(secret);
+    this.secret = new Redactor(this.secrets, '***');
   }
 
   /** True when a text of `value` (a string, or any key or value inside it) holds the key in any of its forms: such content is never sent. */

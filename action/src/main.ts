@@ -9,10 +9,11 @@ import { InputError, readApiKey, readInputs } from './inputs.ts';
 import type { Mode } from './inputs.ts';
 import { Log } from './log.ts';
 import { batchMode } from './modes/batch.ts';
-import { jobMode } from './modes/job.ts';
+import { importStatusMode } from './modes/import-status.ts';
 import { sendMode } from './modes/send.ts';
 import type { ModeContext } from './modes/shared.ts';
 import { syncContactsMode } from './modes/sync-contacts.ts';
+import { proxyForLog, proxySecrets } from './proxy.ts';
 import { readRoots } from './read-paths.ts';
 import type { ReadRoots } from './read-paths.ts';
 import { newReport, writeOutputs, writeResultsFile } from './report.ts';
@@ -21,15 +22,18 @@ import type { CoreLike, ContextLike } from './types.ts';
 
 export const USER_AGENT = 'messaging-service-github-action/1';
 
-const MODES: Record<Mode, (ctx: ModeContext) => Promise<void>> = { send: sendMode, batch: batchMode, 'sync-contacts': syncContactsMode, job: jobMode };
+const MODES: Record<Mode, (ctx: ModeContext) => Promise<void>> = { send: sendMode, batch: batchMode, 'sync-contacts': syncContactsMode, 'import-status': importStatusMode };
 
 export interface RunDependencies {
   core: CoreLike;
   context: ContextLike;
   /** Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  /** HTTP, timers and clock for the shared client: index.ts passes the proxy-aware undici runtime. */
-  runtime: Runtime;
+  /**
+   * HTTP, timers and clock for the shared client, or a maker given the `proxy` input (validated; '' when
+   * unset): index.ts passes the proxy-aware undici runtime.
+   */
+  runtime: Runtime | ((proxy: string) => Runtime);
 }
 
 /** One progress line per chunk call, so long runs show life in the log. */
@@ -61,12 +65,14 @@ export async function run(deps: RunDependencies): Promise<void> {
   const apiKey = readApiKey(core, env);
   const log = new Log(core);
   if (apiKey) log.addSecret(apiKey);
+  for (const secret of proxySecrets(core.getInput('proxy'))) log.addSecret(secret);
   let report = newReport(core.getInput('mode').trim() || 'send', false);
   const stats = { retries: 0, waits: 0, waitedMs: 0 };
   let failOnError = true; // until the inputs are read; a step that can't read them fails anyway
   try {
     const settings = readInputs(core, env, apiKey);
     failOnError = settings.failOnError;
+    if (settings.proxy && !settings.dryRun) log.info(`Requests to the service go through the proxy ${proxyForLog(settings.proxy)} (the proxy input, over HTTPS_PROXY / HTTP_PROXY; hosts in NO_PROXY go direct).`);
     report = newReport(settings.mode, settings.dryRun);
     let client: MessagingClient | undefined;
     let roots: ReadRoots | undefined;
@@ -82,7 +88,7 @@ export async function run(deps: RunDependencies): Promise<void> {
       log,
       onChunk: chunkLogger(log),
       client: () =>
-        (client ??= new MessagingClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, runtime: deps.runtime, maxWaitMs: settings.maxRateLimitWaitMs, userAgent: USER_AGENT, onEvent: eventLogger(log, stats) })),
+        (client ??= new MessagingClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, runtime: typeof deps.runtime === 'function' ? deps.runtime(settings.proxy) : deps.runtime, maxWaitMs: settings.maxRateLimitWaitMs, userAgent: USER_AGENT, onEvent: eventLogger(log, stats) })),
     };
     await MODES[settings.mode](ctx);
   } catch (error) {

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RENAMED_OUTPUTS } from './renamed.ts';
 import type { CoreLike } from './types.ts';
 
 export interface Row {
@@ -121,23 +122,25 @@ export function writeResultsFile(report: Report, env: NodeJS.ProcessEnv, clean: 
   return path;
 }
 
-const count = (applies: boolean, n: number | undefined) => (applies && n !== undefined ? String(n) : '');
-
 /** The outputs, each cleaned of the key (in every form): the runner masks only the log, not GITHUB_OUTPUT. */
 export function writeOutputs(core: CoreLike, report: Report, resultsFile: string, clean: Clean = same): void {
-  const messages = report.mode === 'send' || report.mode === 'batch';
   const c = report.counts;
-  const setOutput = (name: string, value: string) => core.setOutput(name, clean(value));
-  setOutput('ids', JSON.stringify(report.ids.slice(0, MAX_IDS)));
-  setOutput('sent', count(messages, c.sent));
-  setOutput('imported', count(!messages, c.imported));
-  setOutput('failed', String(c.failed));
-  setOutput('unknown', String(c.unknown));
-  setOutput('not-attempted', String(c.notAttempted));
-  setOutput('queued', count(!messages, c.queued));
-  setOutput('job-ids', JSON.stringify(report.jobIds));
-  setOutput('job-status', report.jobStatus);
-  setOutput('results', resultsJson(report.rows));
-  setOutput('results-file', resultsFile);
-  setOutput('idempotency-key', report.idempotencyKey);
+  const outputs: Record<string, string> = {
+    ids: JSON.stringify(report.ids.slice(0, MAX_IDS)),
+    // Counts are numbers in every mode (0 where nothing of the kind happens), so `outputs.sent > 0` and
+    // `fromJSON(outputs.failed)` work whatever the mode.
+    sent: String(c.sent),
+    imported: String(c.imported),
+    failed: String(c.failed),
+    unknown: String(c.unknown),
+    'not-attempted': String(c.notAttempted),
+    queued: String(c.queued ?? 0),
+    'import-job-ids': JSON.stringify(report.jobIds),
+    'import-status': report.jobStatus,
+    results: resultsJson(report.rows),
+    'results-file': resultsFile,
+    'idempotency-key': report.idempotencyKey,
+  };
+  for (const [old, current] of Object.entries(RENAMED_OUTPUTS)) outputs[old] = outputs[current];
+  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, clean(value));
 }

@@ -35,7 +35,7 @@ function countsTable(report: Report, code: (v: string | undefined, inTable?: boo
     if (c.queued !== undefined) counts.push(['Queued', String(c.queued)]);
     counts.push(['Imported', String(c.imported)], ['Failed rows', String(c.failed)], ['Unknown', String(c.unknown)]);
     if (c.notAttempted) counts.push(['Not attempted', String(c.notAttempted)]);
-    if (report.jobStatus) counts.push(['Job status', report.jobStatus]);
+    if (report.jobStatus) counts.push(['Import status', report.jobStatus]);
   }
   if (report.idempotencyKey) counts.push(['Idempotency key', code(report.idempotencyKey, true)]);
   return [`| ${counts.map((x) => x[0]).join(' | ')} |`, `|${counts.map(() => '---').join('|')}|`, `| ${counts.map((x) => x[1]).join(' | ')} |`, ''];
@@ -43,19 +43,22 @@ function countsTable(report: Report, code: (v: string | undefined, inTable?: boo
 
 function rowsTable(report: Report, text: (v: string | number | undefined) => string, code: (v: string | undefined, inTable?: boolean) => string): string[] {
   // Contact imports list only the rows worth a look; message runs list every recipient.
-  const rows = report.mode === 'sync-contacts' || report.mode === 'job' ? report.rows.filter((r) => r.status !== 'imported' && r.status !== 'queued') : report.rows;
+  const rows = report.mode === 'sync-contacts' || report.mode === 'import-status' ? report.rows.filter((r) => r.status !== 'imported' && r.status !== 'queued') : report.rows;
   if (!rows.length) return [];
   const withLine = rows.some((r) => r.line !== undefined);
+  // A row of a file is named by its line, as in the log's annotations; a position (#) only where some
+  // row has no line (recipients given in the `to` input), so one row is never numbered two ways.
+  const withPosition = rows.some((r) => r.line === undefined);
   const withRecipient = rows.some((r) => r.recipient !== undefined);
   const withKey = rows.some((r) => r.status === 'unknown');
-  const head = ['#', ...(withLine ? [`Line${report.file ? ` (${text(report.file)})` : ''}`] : []), ...(withRecipient ? ['Recipient'] : []), 'Status', 'Id or error', ...(withKey ? ['Idempotency key'] : [])];
+  const head = [...(withPosition ? ['#'] : []), ...(withLine ? [`Line${report.file ? ` (${text(report.file)})` : ''}`] : []), ...(withRecipient ? ['Recipient'] : []), 'Status', 'Id or error', ...(withKey ? ['Idempotency key'] : [])];
   const out = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   let size = 0;
   let shown = 0;
   for (const r of rows) {
     const detail = r.id ? code(r.id, true) : r.error ? `${code(r.error.code, true)} ${text(r.error.message)}${r.error.param ? ` (field ${code(r.error.param, true)})` : ''}` : '';
     const key = withKey ? ` ${r.key && r.status === 'unknown' ? code(r.key, true) : ''} |` : '';
-    const line = `| ${r.index + 1} | ${withLine ? `${text(r.line)} | ` : ''}${withRecipient ? `${code(r.recipient, true)} | ` : ''}${STATUS_ICON[r.status] ?? text(r.status)} | ${detail} |${key}`;
+    const line = `|${withPosition ? ` ${r.index + 1} |` : ''} ${withLine ? `${text(r.line)} | ` : ''}${withRecipient ? `${code(r.recipient, true)} | ` : ''}${STATUS_ICON[r.status] ?? text(r.status)} | ${detail} |${key}`;
     const bytes = Buffer.byteLength(line) + 1;
     if (shown >= MAX_SUMMARY_ROWS || size + bytes > MAX_SUMMARY_BYTES) break;
     out.push(line);
@@ -79,7 +82,7 @@ export function summaryMarkdown(report: Report, clean: Clean = same): string {
   for (const n of report.notes) out.push(`- ${text(n)}`);
   if (report.notes.length) out.push('');
   if (report.jobs.length) {
-    out.push('| Job | Rows | Status | Processed | Failed |', '|---|---|---|---|---|');
+    out.push('| Import job | Rows | Status | Processed | Failed |', '|---|---|---|---|---|');
     for (const j of report.jobs) {
       out.push(`| ${code(j.id, true)}${j.replayed ? ' (replayed)' : ''} | ${text(j.lines)} | ${STATUS_ICON[j.status] ?? text(j.status)} | ${text(j.processed)}${j.total !== undefined ? ` / ${j.total}` : ''} | ${text(j.failed)} |`);
     }

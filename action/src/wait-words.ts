@@ -3,5 +3,5 @@ import type { SurfaceWords } from '../../src/index.ts';
 
 export const ACTION_WAIT_WORDS: SurfaceWords = {
   timeoutSetting: 'wait-timeout',
-  readAgain: (ids) => `read ${ids.length === 1 ? 'it' : 'them'} later in a step with mode: job and job-id: ${JSON.stringify(ids.length === 1 ? ids[0] : ids)}`,
+  readAgain: (ids) => `read ${ids.length === 1 ? 'it' : 'them'} later in a step with mode: import-status and import-job-ids: ${JSON.stringify(ids.length === 1 ? ids[0] : ids)}`,
 };

@@ -51,7 +51,7 @@ test('runs on node24 from dist/index.js; inputs are kebab-case; booleans have de
     expect(typeof spec.default).toBe('string');
   }
   for (const name of ['wait', 'fail-on-error', 'dry-run']) expect(['true', 'false']).toContain(yml.inputs[name].default);
-  for (const name of ['ids', 'sent', 'failed', 'not-attempted', 'job-ids', 'results', 'idempotency-key']) expect(yml.outputs[name]?.description).toBeTruthy();
+  for (const name of ['ids', 'sent', 'failed', 'not-attempted', 'import-job-ids', 'import-status', 'results', 'idempotency-key']) expect(yml.outputs[name]?.description).toBeTruthy();
 });
 
 test('every input read in the code is declared, and every declared input is read', () => {

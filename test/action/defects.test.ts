@@ -40,15 +40,15 @@ describe('rows read at the right line', () => {
     const rows = Array.from({ length: 1005 }, (_, i) => (i === 1002 ? 'Bad,not-an-email' : `C${i},c${i}@example.com`));
     const files = { 'contacts.csv': `first_name,email\n${rows.join('\n')}\n` };
     const sync = await step({ mode: 'sync-contacts', file: 'contacts.csv', wait: 'false' }, { files });
-    expect(JSON.parse(sync.outputs['job-ids'])).toHaveLength(2);
-    const job = await step({ mode: 'job', 'job-id': sync.outputs['job-ids'], file: 'contacts.csv', 'wait-timeout': '60' }, { workspaceDir: sync.workspace });
+    expect(JSON.parse(sync.outputs['import-job-ids'])).toHaveLength(2);
+    const job = await step({ mode: 'import-status', 'import-job-ids': sync.outputs['import-job-ids'], file: 'contacts.csv', 'wait-timeout': '60' }, { workspaceDir: sync.workspace });
     expect(job.code).toBe(1);
     expect(commands(job, 'error')[0]).toMatch(/^::error title=Messaging Service,file=contacts\.csv,line=1004::Contact not imported \(job job_\w+\): validation_failed/);
     expect(job.outputs.imported).toBe('1004');
 
     // Only the second job, with the whole file: its 5 rows are not the file's 1,005, so no line is blamed.
-    const second = (JSON.parse(sync.outputs['job-ids']) as string[])[1]!;
-    const alone = await step({ mode: 'job', 'job-id': second, file: 'contacts.csv', 'wait-timeout': '60' }, { workspaceDir: sync.workspace });
+    const second = (JSON.parse(sync.outputs['import-job-ids']) as string[])[1]!;
+    const alone = await step({ mode: 'import-status', 'import-job-ids': second, file: 'contacts.csv', 'wait-timeout': '60' }, { workspaceDir: sync.workspace });
     expect(alone.stdout).toContain('Row errors are not placed at lines of contacts.csv: its 1005 row(s) are not the 5 contact(s) of these jobs');
     expect(commands(alone, 'error')[0]).toMatch(/^::error title=Messaging Service::Contact not imported \(job job_\w+ row 3 of the job\): validation_failed/);
   }, 60000);
@@ -196,7 +196,7 @@ describe('what is shown', () => {
   }, 60000);
 
   test('numeric inputs are decimal: wait-timeout 0x10 is refused by name', async () => {
-    const r = await step({ mode: 'job', 'job-id': 'job_x', 'wait-timeout': '0x10' });
+    const r = await step({ mode: 'import-status', 'import-job-ids': 'job_x', 'wait-timeout': '0x10' });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^::error::Input "wait-timeout": must be a number of seconds from 0 to 21600, got "0x10"/m);
   });

@@ -178,24 +178,24 @@ const CONTACTS = 'first_name,email,whatsapp,vip\nAnn,ann@example.com,,true\nBob,
 test('sync-contacts: imports, waits, reports the bad row at its line; a re-run replays, a new run applies the file', async () => {
   const files = { 'contacts.csv': CONTACTS };
   const core = await act({ mode: 'sync-contacts', file: 'contacts.csv' }, { files });
-  expect(core.outputs['job-status']).toBe('completed');
+  expect(core.outputs['import-status']).toBe('completed');
   expect(core.outputs.queued).toBe('4');
   expect(core.outputs.imported).toBe('3');
-  expect(core.outputs.sent).toBe('');
+  expect(core.outputs.sent).toBe('0');
   expect(core.outputs.failed).toBe('1');
-  expect(JSON.parse(core.outputs['job-ids'])).toHaveLength(1);
+  expect(JSON.parse(core.outputs['import-job-ids'])).toHaveLength(1);
   expect(core.failed).toMatch(/1 contact row\(s\) failed/);
   const bad = core.annotations.find((a) => a.level === 'error');
   expect(bad?.properties).toMatchObject({ file: 'contacts.csv', startLine: 4 });
   expect(bad?.message).toContain('validation_failed');
   expect(sandbox.control.ledger().contacts).toHaveLength(3);
-  expect(core.summaryText).toContain('| 3 | 4 | `n***l` | ❌ failed |');
+  expect(core.summaryText).toContain('| 4 | `n***l` | ❌ failed |');
   expect(core.everything()).not.toContain('ann@example.com');
 
   // A re-run of the same run (attempt 2): the import is replayed, no new job.
   const again = await act({ mode: 'sync-contacts', file: 'contacts.csv', 'fail-on-error': 'false' }, { files, ctx: { runAttempt: 2 } });
   expect(again.outputs['idempotency-key']).toBe(core.outputs['idempotency-key']);
-  expect(again.outputs['job-ids']).toBe(core.outputs['job-ids']);
+  expect(again.outputs['import-job-ids']).toBe(core.outputs['import-job-ids']);
   expect(sandbox.control.ledger().jobs).toHaveLength(1);
   expect(again.summaryText).toContain('nothing was imported twice');
   expect(again.failed).toBeUndefined();
@@ -209,24 +209,24 @@ test('sync-contacts: more than 1000 contacts make jobs of ≤1000; no wait leave
   const rows = Array.from({ length: 2300 }, (_, i) => `C${i},c${i}@example.com`).join('\n');
   const core = await act({ mode: 'sync-contacts', file: 'big.csv', wait: 'false' }, { files: { 'big.csv': `first_name,email\n${rows}\n` } });
   expect(core.failed).toBeUndefined();
-  expect(core.outputs['job-status']).toBe('queued');
-  expect(JSON.parse(core.outputs['job-ids'])).toHaveLength(3);
+  expect(core.outputs['import-status']).toBe('queued');
+  expect(JSON.parse(core.outputs['import-job-ids'])).toHaveLength(3);
   expect(sandbox.control.ledger().jobs.map((j) => j.total)).toEqual([1000, 1000, 300]);
   expect(core.summaryText).toContain('| 1002–2001 |');
 
   // job mode: wait for one of them by id.
-  const jobId = (JSON.parse(core.outputs['job-ids']) as string[])[2];
-  const job = await act({ mode: 'job', 'job-id': jobId, 'wait-timeout': '30' });
+  const jobId = (JSON.parse(core.outputs['import-job-ids']) as string[])[2];
+  const job = await act({ mode: 'import-status', 'import-job-ids': jobId, 'wait-timeout': '30' });
   expect(job.failed).toBeUndefined();
-  expect(job.outputs['job-status']).toBe('completed');
+  expect(job.outputs['import-status']).toBe('completed');
   expect(job.outputs.imported).toBe('300');
 });
 
-test('job mode: an unknown id and a malformed id fail naming job-id', async () => {
-  const missing = await act({ mode: 'job', 'job-id': 'job_doesnotexist' });
-  expect(missing.failed).toMatch(/^Input "job-id": resource_not_found/);
-  const malformed = await act({ mode: 'job', 'job-id': 'msg_123' });
-  expect(malformed.failed).toBe('Input "job-id": must be job ids (job_…), got "msg_123".');
+test('import-status mode: an unknown id and a malformed id fail naming import-job-ids', async () => {
+  const missing = await act({ mode: 'import-status', 'import-job-ids': 'job_doesnotexist' });
+  expect(missing.failed).toMatch(/^Input "import-job-ids": resource_not_found/);
+  const malformed = await act({ mode: 'import-status', 'import-job-ids': 'msg_123' });
+  expect(malformed.failed).toBe('Input "import-job-ids": must be import job ids (job_…), got "msg_123".');
 });
 
 test('an authentication failure fails the step even with fail-on-error false, and never shows the key', async () => {

@@ -41,9 +41,9 @@ test('sync-contacts then send to those contacts; a re-run (attempt 2) duplicates
   const sync = await step({ mode: 'sync-contacts', file: 'contacts.csv' }, { files: { 'contacts.csv': CONTACTS } });
   expect(sync.stderr).toBe('');
   expect(sync.code).toBe(0);
-  expect(sync.outputs['job-status']).toBe('completed');
+  expect(sync.outputs['import-status']).toBe('completed');
   expect(sync.outputs.imported).toBe('2');
-  expect(sync.outputs.sent).toBe('');
+  expect(sync.outputs.sent).toBe('0');
   expect(sandbox.control.ledger().contacts).toHaveLength(2);
   expect(sync.summary).toContain('### Messaging Service — sync-contacts');
 
@@ -79,14 +79,14 @@ test('batch from a JSON file of 1,200 messages: three calls of ≤500', async ()
   expect(r.summary.length).toBeLessThan(300 * 1024);
 });
 
-test('job mode reads a job by id', async () => {
+test('import-status mode reads an import job by id', async () => {
   const sync = await step({ mode: 'sync-contacts', file: 'c.csv', wait: 'false' }, { files: { 'c.csv': CONTACTS } });
-  expect(sync.outputs['job-status']).toBe('queued');
-  const [jobId] = JSON.parse(sync.outputs['job-ids']) as string[];
-  const job = await step({ mode: 'job', 'job-id': jobId, 'wait-timeout': '30' });
+  expect(sync.outputs['import-status']).toBe('queued');
+  const [jobId] = JSON.parse(sync.outputs['import-job-ids']) as string[];
+  const job = await step({ mode: 'import-status', 'import-job-ids': jobId, 'wait-timeout': '30' });
   expect(job.code).toBe(0);
-  expect(job.outputs['job-status']).toBe('completed');
-  expect(job.outputs['job-ids']).toBe(JSON.stringify([jobId]));
+  expect(job.outputs['import-status']).toBe('completed');
+  expect(job.outputs['import-job-ids']).toBe(JSON.stringify([jobId]));
 });
 
 test('dry run: renders, writes the summary, calls nothing', async () => {

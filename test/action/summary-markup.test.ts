@@ -44,7 +44,7 @@ test('a file name and values from the file are escaped in the details and the ro
   for (const line of r.summary.split('\n')) expect(outsideCode(line)).not.toMatch(/<img/);
   // Every row of the rows table has as many cells as its header: no value added a column.
   const lines = r.summary.split('\n');
-  const table = lines.slice(lines.findIndex((l) => l.startsWith('| # |'))).filter((l) => l.startsWith('| '));
+  const table = lines.slice(lines.findIndex((l) => l.startsWith('| Line'))).filter((l) => l.startsWith('| '));
   const cells = (l: string) => l.replace(/\\\|/g, '').split('|').length;
   expect(table).toHaveLength(3);
   expect(new Set(table.map(cells)).size).toBe(1);

@@ -56,7 +56,7 @@ test('sync-contacts: an import whose answer was lost is unknown per contact, wit
   expect(r.code).toBe(0);
   expect(r.outputs.unknown).toBe('2');
   expect(r.outputs.imported).toBe('0');
-  expect(r.outputs['job-status']).toBe('unknown');
+  expect(r.outputs['import-status']).toBe('unknown');
   expect(r.stdout).toMatch(/^::warning::2 unknown: re-run this job to send them again under the same keys/m);
   expect((JSON.parse(r.outputs.results) as { key: string }[]).map((x) => x.key)).toEqual([r.outputs['idempotency-key'], r.outputs['idempotency-key']]);
 }, 120000);

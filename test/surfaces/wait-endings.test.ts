@@ -50,7 +50,7 @@ test('a job still running at the timeout: the same sentence on both surfaces, in
   const dispatcher = new Agent();
   try {
     const { dir } = workspace({});
-    const core = fakeCore({ 'api-key': 'sk_test_demo_ok', 'base-url': sb.url, mode: 'job', 'job-id': jobId, 'wait-timeout': '1' });
+    const core = fakeCore({ 'api-key': 'sk_test_demo_ok', 'base-url': sb.url, mode: 'import-status', 'import-job-ids': jobId, 'wait-timeout': '1' });
     await run({ core, context: context(), env: { GITHUB_WORKSPACE: dir, GITHUB_REPOSITORY: 'acme/shop' }, runtime: nodeRuntime(undiciTransport({ dispatcher })) });
     const actionText = core.everything();
     expect(actionText).toContain(stillRunning([jobId], ACTION_WAIT_WORDS, true));

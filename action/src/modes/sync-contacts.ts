@@ -95,7 +95,7 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   report.details.push([
     { label: 'File', value: file.path, code: true },
     { label: 'Contacts', value: records.length },
-    { label: 'Sent', value: contacts.length },
+    { label: 'To import', value: contacts.length },
     { label: 'Jobs', value: `${chunks} (≤ ${MAX_IMPORT_CONTACTS} contacts each)` },
   ]);
 

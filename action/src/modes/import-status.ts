@@ -1,6 +1,7 @@
 /**
- * `mode: job` — read (or wait for) import jobs by id. `job-id` takes one id or the `job-ids` output of a
- * sync-contacts step (a JSON array, or one per line). With `file`, row errors are annotated at their
+ * `mode: import-status` (formerly `job`) — read (or wait for) the service's import jobs by id.
+ * `import-job-ids` takes one id or the `import-job-ids` output of a sync-contacts step (a JSON array, or
+ * one per line). With `file`, row errors are annotated at their
  * lines only when the jobs' totals add up to the file's rows (a full sync that sent every row, in job
  * order, however the chunks were split); after an incremental sync or a skipped row they can't be
  * placed, and the step says so instead of blaming someone else's line.
@@ -19,12 +20,12 @@ function jobIds(raw: string): string[] {
     try {
       ids = JSON.parse(raw);
     } catch {
-      throw new InputError('job-id', 'looks like a JSON array but is not one.');
+      throw new InputError('import-job-ids', 'looks like a JSON array but is not one.');
     }
   }
   const list = Array.isArray(ids) ? ids.map(String) : splitRecipients(raw);
-  if (!list.length) throw new InputError('job-id', 'is required in job mode.');
-  for (const id of list) if (!/^job_\S+$/.test(id)) throw new InputError('job-id', `must be job ids (job_…), got "${id}".`);
+  if (!list.length) throw new InputError('import-job-ids', 'is required in import-status mode: the import-job-ids output of a sync-contacts step, or one job id (job_…).');
+  for (const id of list) if (!/^job_\S+$/.test(id)) throw new InputError('import-job-ids', `must be import job ids (job_…), got "${id}".`);
   return list;
 }
 
@@ -40,14 +41,14 @@ async function readJob(ctx: ModeContext, id: string, deadline: number): Promise<
     if (!result.job) throw ended ?? new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: `Job ${id} could not be read.` });
     return { job: result.job, finished: result.status === 'completed', ended };
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'resource_not_found') throw new InputError('job-id', ctx.log.mask(describeError(error)));
+    if (error instanceof ApiError && error.code === 'resource_not_found') throw new InputError('import-job-ids', ctx.log.mask(describeError(error)));
     throw error;
   }
 }
 
-export async function jobMode(ctx: ModeContext): Promise<void> {
+export async function importStatusMode(ctx: ModeContext): Promise<void> {
   const { settings: s, report, log } = ctx;
-  const ids = jobIds(s.jobId);
+  const ids = jobIds(s.importJobIds);
   const loaded = s.file ? await readRecords(ctx, 'file', s.file, ['contacts'], 'contact') : undefined;
   if (loaded) report.file = loaded.file.path;
   report.jobIds.push(...ids);

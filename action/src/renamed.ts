@@ -1,0 +1,15 @@
+/**
+ * Names renamed in 1.x so none reads like the workflow's own job (GitHub's `jobs.<id>`, `job.status`,
+ * `needs.<job>.result`): an import job of the service is an "import". The old names still work until
+ * v2: an old input or mode logs a warning naming the new one, and old outputs are written beside the new.
+ */
+import type { CoreLike } from './types.ts';
+
+export const RENAMED_MODES: Readonly<Record<string, string>> = { job: 'import-status' };
+
+/** Old output name → new output name: both are written. */
+export const RENAMED_OUTPUTS: Readonly<Record<string, string>> = { 'job-ids': 'import-job-ids', 'job-status': 'import-status' };
+
+export function warnDeprecated(core: CoreLike, old: string, current: string): void {
+  core.warning(`${old} is deprecated: use ${current} instead (same meaning). The old name still works until v2.`);
+}

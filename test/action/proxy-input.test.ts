@@ -1,0 +1,116 @@
+/**
+ * The `proxy` input: an explicit proxy URL that wins over HTTP_PROXY / HTTPS_PROXY, still leaves the
+ * hosts in NO_PROXY direct, and whose credentials reach the proxy (Proxy-Authorization) but no log,
+ * summary or output. A local proxy (node:http: CONNECT tunnels and absolute-URI forwarding) that
+ * demands those credentials; the bundle runs as the runner runs it, against a sandbox.
+ */
+import { existsSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { start } from '../../sandbox/server.ts';
+import type { Sandbox } from '../../sandbox/server.ts';
+import { RELEASE_EVENT } from './helpers.ts';
+import { DIST, leaks, runStep } from './runner.ts';
+
+const USER = 'ci-bot';
+const PASSWORD = 'pr0xy-s3cret!';
+const AUTH = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
+
+let sandbox: Sandbox;
+let proxy: Server;
+let proxyPort: number;
+/** Each request or tunnel the proxy was asked for, and whether it carried the right credentials. */
+const asked: { what: string; authorized: boolean }[] = [];
+
+function authorized(req: IncomingMessage): boolean {
+  return req.headers['proxy-authorization'] === AUTH;
+}
+
+beforeAll(async () => {
+  if (!existsSync(DIST)) throw new Error('action/dist/index.js is missing: run `npm run build:action`');
+  sandbox = await start({ port: 0 });
+  proxy = createServer((req, res) => {
+    asked.push({ what: `${req.method} ${req.url}`, authorized: authorized(req) });
+    if (!authorized(req)) return void res.writeHead(407, { 'proxy-authenticate': 'Basic' }).end();
+    const headers = { ...req.headers };
+    delete headers['proxy-authorization'];
+    const upstream = request(req.url!, { method: req.method, headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  proxy.on('connect', (req, client, head) => {
+    asked.push({ what: `CONNECT ${req.url}`, authorized: authorized(req) });
+    if (!authorized(req)) return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\n\r\n');
+    const [host, port] = String(req.url).split(':');
+    const upstream = connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyPort = (proxy.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  proxy.closeAllConnections();
+  await new Promise((resolve) => proxy.close(resolve));
+  await sandbox.close();
+});
+beforeEach(() => {
+  asked.length = 0;
+  sandbox.control.reset();
+});
+
+const SEND = { mode: 'send', channel: 'email', to: 'ann@example.com', body: 'Released {{ event.release.tag_name }}' };
+/** A proxy nobody listens on: a request sent there would fail the step. */
+const DEAD = 'http://127.0.0.1:9';
+
+function withProxy(userinfo: string, env: Record<string, string> = {}) {
+  return runStep({ 'api-key': 'sk_test_demo_ok', 'base-url': sandbox.url, ...SEND, proxy: `http://${userinfo}127.0.0.1:${proxyPort}`, 'max-rate-limit-wait': '1' }, { event: RELEASE_EVENT, env });
+}
+
+test('the proxy input wins over HTTP_PROXY / HTTPS_PROXY, with its credentials, which are shown nowhere', async () => {
+  const r = await withProxy(`${USER}:${encodeURIComponent(PASSWORD)}@`, { HTTP_PROXY: DEAD, http_proxy: DEAD, HTTPS_PROXY: DEAD, https_proxy: DEAD });
+  expect(r.code).toBe(0);
+  expect(r.outputs.sent).toBe('1');
+  expect(asked.length).toBeGreaterThan(0);
+  expect(asked.every((a) => a.authorized)).toBe(true);
+  expect(r.stdout).toContain(`Requests to the service go through the proxy http://127.0.0.1:${proxyPort} (the proxy input`);
+  // Masked for the runner from the start, so not even a dependency's message could show it.
+  expect(r.stdout).toContain(`::add-mask::${PASSWORD}`);
+  for (const secret of [PASSWORD, encodeURIComponent(PASSWORD)]) expect(leaks(r, secret)).toEqual([]);
+});
+
+test('NO_PROXY still sends a listed host direct, even with the proxy input set', async () => {
+  const host = new URL(sandbox.url).hostname;
+  const r = await withProxy(`${USER}:${encodeURIComponent(PASSWORD)}@`, { NO_PROXY: `example.invalid,${host}` });
+  expect(r.code).toBe(0);
+  expect(r.outputs.sent).toBe('1');
+  expect(asked).toEqual([]);
+});
+
+test('wrong proxy credentials fail the step without showing them; nothing reaches the service', async () => {
+  const wrong = 'wr0ng-pa55word';
+  const r = await withProxy(`${USER}:${wrong}@`);
+  expect(r.code).toBe(1);
+  expect(asked.length).toBeGreaterThan(0);
+  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(r.stdout).toMatch(/407/);
+  expect(r.stdout).toContain(`::add-mask::${wrong}`);
+  expect(leaks(r, wrong)).toEqual([]);
+}, 60000);
+
+test('a proxy that is not an http(s) URL is refused by name, its value not echoed', async () => {
+  const r = await runStep({ 'api-key': 'sk_test_demo_ok', 'base-url': sandbox.url, ...SEND, proxy: `socks5://${USER}:${PASSWORD}@127.0.0.1:1080` }, { event: RELEASE_EVENT });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toMatch(/^::error::Input "proxy": must be an http:\/\/ or https:\/\/ URL/m);
+  expect(leaks(r, PASSWORD)).toEqual([]);
+  expect(sandbox.control.ledger().requests).toBe(0);
+});
