@@ -1,5 +1,5 @@
 /**
- * The nodes panel of a real n8n 2.41.1 editor in headless chromium: searching "sms" (a codex alias) finds
+ * The nodes panel of a real n8n 2.41.1 editor in headless chromium: searching "whatsapp" (a codex alias) finds
  * the node, and its actions are every operation (the same script makes docs/images/n8n-operations.png).
  */
 import { statSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { screenshotOperations } from './screenshot-operations.ts';
 const describeE2e = realN8nSkipped() ? describe.skip : describe;
 
 describeE2e('the node in the n8n editor (headless chromium)', () => {
-	test('searching "sms" finds the node; its actions list every operation', async () => {
+	test('searching "whatsapp" finds the node; its actions list every operation', async () => {
 		const dir = await mkdtemp(join(tmpdir(), 'n8n-shot-'));
 		try {
 			const { file, actions } = await screenshotOperations(join(dir, 'operations.png'));

@@ -2,7 +2,7 @@
  * `npm run docs:screenshot`: docs/images/n8n-operations.png — the node's operation list in a real n8n
  * 2.41.1 editor. Builds and packs the package, starts n8n with it installed and an owner pre-created
  * (editor-session.ts), signs in with headless chromium (playwright-core, chromium from PATH, a fresh
- * profile), opens a new workflow, searches the nodes panel for "sms" (one of the codex aliases) and opens
+ * profile), opens a new workflow, searches the nodes panel for "whatsapp" (one of the codex aliases) and opens
  * the Messaging Service node's actions. Prints the file and the operations it saw.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -53,7 +53,7 @@ export async function screenshotOperations(outFile = join(repoRoot(), 'docs', 'i
 			await page.goto(`${editor.server.url}/workflow/new`);
 			await page.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]').first().click({ timeout: 60_000 });
 			const search = page.locator('[data-test-id="node-creator-search-bar"] input, input[placeholder*="Search"]').first();
-			await search.fill('sms');
+			await search.fill('whatsapp');
 			await page.getByText('Messaging Service', { exact: true }).first().click({ timeout: 30_000 });
 			// Ready when the list holds as many items after the "Actions (n)" heading as it announces, and
 			// the panel's finite animations (its slide-in) have finished.
