@@ -11,6 +11,7 @@
  *   rest.ts       the REST API the editor uses (login, workflows, executions, retry)
  *   redis.ts      redis-server for queue mode
  *   postgres.ts   a throwaway PostgreSQL cluster for n8n (DB_TYPE=postgresdb)
+ *   queue-cluster.ts  PostgreSQL + Redis + main + two workers, signed in
  *   crash.ts      kill -9 of an n8n at a state the test waits for
  *   messaging-package.ts  this repo's package, built and packed
  */
@@ -35,4 +36,5 @@ export { executionHints, executionItems, N8nRest, N8nRestError, ownerEnv, type E
 export { startRedis, type RedisServer } from './harness/redis.ts';
 export { startPostgres, type PostgresServer } from './harness/postgres.ts';
 export { killHard, waitUntil } from './harness/crash.ts';
+export { startQueueCluster, type QueueCluster } from './harness/queue-cluster.ts';
 export { buildAndPackMessagingPackage, MESSAGING_PACKAGE } from './harness/messaging-package.ts';

@@ -17,24 +17,16 @@ import { start } from '../../../sandbox/server.ts';
 import type { Sandbox } from '../../../sandbox/server.ts';
 import {
 	buildAndPackMessagingPackage,
-	createN8nHome,
 	ensureHost,
 	executionItems,
-	importCredentials,
 	killAll,
 	killHard,
-	MESSAGING_PACKAGE as PACKAGE,
 	N8nRest,
-	ownerEnv,
-	startN8n,
-	startPostgres,
-	startRedis,
+	startQueueCluster,
 	waitUntil,
 	type N8nCredential,
-	type N8nHome,
 	type N8nServer,
-	type PostgresServer,
-	type RedisServer,
+	type QueueCluster,
 } from './n8n-harness.ts';
 import { notSentAgain, recipientsWithTwoTexts, sendBatchWorkflow, webhookTrigger } from './send-batch-steps.ts';
 import { realN8nSkipped } from '../../support/system.ts';
@@ -48,47 +40,29 @@ const describeE2e = realN8nSkipped() ? describe.skip : describe;
 describeE2e('queue mode on PostgreSQL: a worker killed mid-send, the same webhook payload sent again', () => {
 	let sb: Sandbox;
 	let work: string;
-	let pg: PostgresServer | undefined;
-	let redis: RedisServer | undefined;
-	let home: N8nHome | undefined;
-	let main: N8nServer | undefined;
-	const workers: N8nServer[] = [];
+	let cluster: QueueCluster | undefined;
+	let workers: N8nServer[] = [];
 	let rest: N8nRest;
 
 	beforeAll(async () => {
 		await ensureHost();
 		sb = await start({ port: 0, host: '127.0.0.1' });
 		work = await mkdtemp(join(tmpdir(), 'n8n-queue-crash-e2e-'));
-		const tarball = await buildAndPackMessagingPackage(work);
-		[pg, redis] = await Promise.all([startPostgres(), startRedis()]);
-		home = await createN8nHome({
-			packageTarball: tarball,
-			packageName: PACKAGE,
-			env: {
-				...pg.n8nEnv,
-				EXECUTIONS_MODE: 'queue',
-				QUEUE_BULL_REDIS_HOST: redis.host,
-				QUEUE_BULL_REDIS_PORT: String(redis.port),
-				QUEUE_WORKER_LOCK_DURATION: '10000',
-				QUEUE_WORKER_LOCK_RENEW_TIME: '2000',
-				QUEUE_WORKER_STALLED_INTERVAL: '5000',
-			},
-		});
 		const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
-		await importCredentials(home, [{ ...credential, data: { ...credential.data, baseUrl: sb.url } }]);
-		// The main first (it migrates the database), then the workers.
-		main = await startN8n(home, { env: ownerEnv(home, OWNER), timeoutMs: 3 * MINUTES });
-		workers.push(...(await Promise.all([1, 2].map(() => startN8n(home!, { command: 'worker', timeoutMs: 3 * MINUTES })))));
-		rest = new N8nRest(main.url, home);
-		await rest.login(OWNER);
+		cluster = await startQueueCluster({
+			tarball: await buildAndPackMessagingPackage(work),
+			owner: OWNER,
+			credentials: [{ ...credential, data: { ...credential.data, baseUrl: sb.url } }],
+			// n8n gives up on a dead worker's job in seconds rather than about two minutes.
+			env: { QUEUE_WORKER_LOCK_DURATION: '10000', QUEUE_WORKER_LOCK_RENEW_TIME: '2000', QUEUE_WORKER_STALLED_INTERVAL: '5000' },
+		});
+		({ workers, rest } = cluster);
 	}, 20 * MINUTES);
 
 	afterAll(async () => {
-		await Promise.all([main, ...workers].map((server) => server?.stop()));
+		await cluster?.stop();
 		await killAll();
-		await Promise.all([redis?.stop(), pg?.stop()]);
 		await sb?.close();
-		await home?.cleanup();
 		if (work) await rm(work, { recursive: true, force: true });
 	});
 

@@ -14,21 +14,13 @@ import { start } from '../../../sandbox/server.ts';
 import type { Sandbox } from '../../../sandbox/server.ts';
 import {
 	buildAndPackMessagingPackage,
-	createN8nHome,
 	ensureHost,
 	executionItems,
-	importCredentials,
 	killAll,
-	MESSAGING_PACKAGE as PACKAGE,
 	N8nRest,
-	ownerEnv,
-	startN8n,
-	startPostgres,
-	startRedis,
-	type N8nHome,
+	startQueueCluster,
 	type N8nServer,
-	type PostgresServer,
-	type RedisServer,
+	type QueueCluster,
 } from './n8n-harness.ts';
 import { failAfterFirstChunk, notSentAgain, sendBatchWorkflow } from './send-batch-steps.ts';
 import { realN8nSkipped } from '../../support/system.ts';
@@ -44,43 +36,29 @@ const describeE2e = realN8nSkipped() ? describe.skip : describe;
 describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one rate-limited key', () => {
 	let sb: Sandbox;
 	let work: string;
-	let home: N8nHome | undefined;
-	let redis: RedisServer | undefined;
-	let pg: PostgresServer | undefined;
-	const servers: N8nServer[] = [];
+	let cluster: QueueCluster | undefined;
+	/** The main, then the two workers. */
+	let servers: N8nServer[] = [];
 	let rest: N8nRest;
 
 	beforeAll(async () => {
 		await ensureHost();
 		sb = await start({ port: 0, host: '127.0.0.1', config: { window_seconds: 1, accounts: [{ id: 'acc_rate_limited', rate_limit: 2 }] } });
 		work = await mkdtemp(join(tmpdir(), 'n8n-queue-e2e-'));
-		const tarball = await buildAndPackMessagingPackage(work);
-		[redis, pg] = await Promise.all([startRedis(), startPostgres()]);
-		home = await createN8nHome({
-			packageTarball: tarball,
-			packageName: PACKAGE,
-			env: {
-				...pg.n8nEnv,
-				EXECUTIONS_MODE: 'queue',
-				QUEUE_BULL_REDIS_HOST: redis.host,
-				QUEUE_BULL_REDIS_PORT: String(redis.port),
-				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-			},
+		cluster = await startQueueCluster({
+			tarball: await buildAndPackMessagingPackage(work),
+			owner: OWNER,
+			credentials: [{ ...LOW_CEILING_CREDENTIAL, type: 'messagingServiceApi', data: { apiKey: 'sk_test_demo_rate_limited', baseUrl: sb.url } }],
+			env: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
 		});
-		await importCredentials(home, [{ ...LOW_CEILING_CREDENTIAL, type: 'messagingServiceApi', data: { apiKey: 'sk_test_demo_rate_limited', baseUrl: sb.url } }]);
-		// The main first (it migrates the database), then the workers.
-		servers.push(await startN8n(home, { env: ownerEnv(home, OWNER), timeoutMs: 3 * MINUTES }));
-		servers.push(...(await Promise.all([1, 2].map(() => startN8n(home!, { command: 'worker', timeoutMs: 3 * MINUTES })))));
-		rest = new N8nRest(servers[0]!.url, home);
-		await rest.login(OWNER);
+		servers = [cluster.main, ...cluster.workers];
+		rest = cluster.rest;
 	}, 20 * MINUTES);
 
 	afterAll(async () => {
-		await Promise.all(servers.map((server) => server.stop()));
-		await Promise.all([redis?.stop(), pg?.stop()]);
+		await cluster?.stop();
 		await killAll();
 		await sb?.close();
-		await home?.cleanup();
 		if (work) await rm(work, { recursive: true, force: true });
 	});
 

@@ -56,13 +56,14 @@ export async function screenshotOperations(outFile = join(repoRoot(), 'docs', 'i
 			await search.fill('whatsapp');
 			await page.getByText('Messaging Service', { exact: true }).first().click({ timeout: 30_000 });
 			// Ready when the list holds as many items after the "Actions (n)" heading as it announces, and
-			// the panel's finite animations (its slide-in) have finished.
+			// the panel's finite animations (its slide-in) have ended: finished, or cancelled when the panel
+			// replaced one (a cancelled animation's `finished` rejects with an AbortError).
 			const heading = page.getByText(/^Actions \(\d+\)$/).first();
 			await heading.waitFor({ timeout: 30_000 });
 			const announced = Number(/\d+/.exec(await heading.innerText())![0]);
 			await heading.locator('xpath=following::*[@data-test-id="node-creator-item-name"]').nth(announced - 1).waitFor({ timeout: 30_000 });
 			await page.locator('[data-test-id="node-creator"]').evaluate((panel: { getAnimations(o: { subtree: boolean }): BrowserAnimation[] }) =>
-				Promise.all(panel.getAnimations({ subtree: true }).filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished)),
+				Promise.all(panel.getAnimations({ subtree: true }).filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))),
 			);
 			const actions = (await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((text) => text.trim());
 			await page.screenshot({ path: outFile, animations: 'disabled' });
