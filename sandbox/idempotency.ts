@@ -12,6 +12,9 @@ export interface StoredAnswer {
 
 export class Idempotency {
   private entries = new Map<string, StoredAnswer>();
+  /** Committed slots in commit order, swept from the front once expired, so old keys do not pile up. */
+  private expiries: { slot: string; at: number }[] = [];
+  private expiriesHead = 0;
   private readonly fail: Fail;
   private readonly retentionSeconds: () => number;
 
@@ -22,10 +25,18 @@ export class Idempotency {
 
   reset(): void {
     this.entries.clear();
+    this.expiries = [];
+    this.expiriesHead = 0;
+  }
+
+  /** Records held (in progress or committed and not yet swept). */
+  get size(): number {
+    return this.entries.size;
   }
 
   /** A stored answer, a conflict, or null (the caller may proceed; the key is now in progress). */
   begin(account: string, key: string, fingerprint: string, now: number): { replay: StoredAnswer } | { conflict: Reply } | null {
+    this.sweep(now);
     const slot = slotOf(account, key);
     const e = this.entries.get(slot);
     if (e && e.state === 'done' && e.expiresAt <= now) this.entries.delete(slot);
@@ -41,12 +52,32 @@ export class Idempotency {
   }
 
   commit(account: string, key: string, status: number, body: string, now: number): void {
-    const e = this.entries.get(slotOf(account, key));
+    const slot = slotOf(account, key);
+    const e = this.entries.get(slot);
     if (!e) return;
     e.state = 'done';
     e.status = status;
     e.body = body;
     e.expiresAt = now + this.retentionSeconds() * 1000;
+    this.expiries.push({ slot, at: e.expiresAt });
+    this.sweep(now);
+  }
+
+  /**
+   * Forgets committed answers past their retention, oldest commit first. A retention shortened by a
+   * config patch can leave a later commit expiring before an earlier one: it goes when the front
+   * reaches it, or at once when its key is used again (begin).
+   */
+  private sweep(now: number): void {
+    while (this.expiriesHead < this.expiries.length && this.expiries[this.expiriesHead]!.at <= now) {
+      const { slot, at } = this.expiries[this.expiriesHead++]!;
+      const e = this.entries.get(slot);
+      if (e && e.state === 'done' && e.expiresAt === at) this.entries.delete(slot);
+    }
+    if (this.expiriesHead > 1024 && this.expiriesHead * 2 > this.expiries.length) {
+      this.expiries = this.expiries.slice(this.expiriesHead);
+      this.expiriesHead = 0;
+    }
   }
 
   release(account: string, key: string): void {

@@ -71,7 +71,7 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
     const { segs, query } = splitTarget(req.url ?? '/');
     const path = (req.url ?? '/').split('?')[0]!;
     if (isInboxPath(path)) return inbox.handle(req, res, path, requestId);
-    if (segs && segs[0] === '' && segs[1] === '__sandbox') return controlRoutes({ req, res, requestId, segs, body });
+    if (segs && segs[0] === '' && segs[1] === '__sandbox') return controlRoutes({ req, res, requestId, segs, query, body });
     return api({ req, res, requestId, segs, query, body });
   }
 

@@ -8,6 +8,7 @@
  *   - examples/n8n-resend-failed.json: failed rows leave by the error output, are fixed, and are sent.
  * One n8n (`n8n start`, SQLite, default saving) serves the whole file. MSGSVC_SKIP_N8N_E2E=1 skips it.
  */
+import { ledgerRows } from '../../support/ledger-rows.ts';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -95,7 +96,7 @@ describeE2e('what is safe to retry in a real n8n 2.41.1 (REST API, as the editor
 				const sent = executionItems(retried, 'Send Batch');
 				expect(sent).toHaveLength(1000);
 				expect(sent.filter((j) => j.replayed === true)).toHaveLength(500);
-				expect(new Set(sb.control.ledger().messages.map((m) => m.id))).toEqual(new Set(sent.map((j) => j.id)));
+				expect(new Set(ledgerRows(sb).messages.map((m) => m.id))).toEqual(new Set(sent.map((j) => j.id)));
 				// The retry carries the original's lineage on, so a retry of it would replay too.
 				expect(retried.data.resultData.metadata).toEqual({ msgsvc_lineage: failedId });
 			},
@@ -110,7 +111,7 @@ describeE2e('what is safe to retry in a real n8n 2.41.1 (REST API, as the editor
 			const first = await rest.waitForExecution(await rest.runWorkflow(id));
 			const second = await rest.waitForExecution(await rest.runWorkflow(id));
 			expect([first.status, second.status]).toEqual(['success', 'success']);
-			const keys = sb.control.ledger().messages.map((m) => m.idempotency_key);
+			const keys = ledgerRows(sb).messages.map((m) => m.idempotency_key);
 			figures['second execution'] = { delivered: keys.length };
 			expect(keys).toHaveLength(600);
 			expect(new Set(keys).size).toBe(2); // one key per execution's single chunk
@@ -132,7 +133,7 @@ describeE2e('what is safe to retry in a real n8n 2.41.1 (REST API, as the editor
 				['alan(at)example.com', 'failed'],
 			]);
 			expect(executionItems(execution, 'Send Fixed').map((j) => j.to)).toEqual(['grace@example.com', 'alan@example.com']);
-			const delivered = sb.control.ledger().messages.map((m) => m.to).sort();
+			const delivered = ledgerRows(sb).messages.map((m) => m.to).sort();
 			expect(delivered).toEqual(['ada@example.com', 'alan@example.com', 'barbara@example.com', 'grace@example.com', 'linus@example.com']);
 			expect(sb.control.summary().duplicates_detected).toBe(0);
 		},
