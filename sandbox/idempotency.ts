@@ -29,8 +29,9 @@ export class Idempotency {
     this.expiriesHead = 0;
   }
 
-  /** Records held (in progress or committed and not yet swept). */
-  get size(): number {
+  /** Keys held at `now`: in progress, or committed and inside their retention. */
+  size(now: number): number {
+    this.sweep(now);
     return this.entries.size;
   }
 

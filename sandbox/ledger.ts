@@ -63,6 +63,7 @@ export function totals(state: State): LedgerTotals {
     jobs: state.jobs.rows.length,
     contacts: state.contacts.rows.length,
     requests: state.requests,
+    idempotency_keys: state.idempotency.size(state.now()),
   };
 }
 

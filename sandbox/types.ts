@@ -166,6 +166,8 @@ export interface LedgerTotals {
   contacts: number;
   /** Number of API requests received (everything but /__sandbox and the inbox). */
   requests: number;
+  /** Idempotency keys held: in progress, or committed and inside their retention (expired ones are swept). */
+  idempotency_keys: number;
 }
 
 export interface LedgerPage<R extends LedgerRows = LedgerRows> {
