@@ -86,3 +86,11 @@ test('committed idempotency answers are swept once past their retention (sandbox
     await s2.close();
   }
 });
+
+test('a stored answer replays byte for byte when it holds non-ASCII text (it is kept deflated)', async () => {
+  const body = { messages: [wa(), { channel: 'pigeon✉', to: 'x', body: 'ü' }] };
+  const first = await call(sb, 'POST', '/messages/batch', { body, idem: 'unicode' });
+  expect(first.text).toContain('pigeon✉');
+  const again = await call(sb, 'POST', '/messages/batch', { body, idem: 'unicode' });
+  expect({ replay: again.headers['idempotent-replay'], text: again.text }).toEqual({ replay: 'true', text: first.text });
+});
