@@ -33,11 +33,6 @@ export class Fingerprints {
     return false;
   }
 
-  /** Bytes held by the table (for the docs' per-message figure). */
-  get bytes(): number {
-    return this.hi.byteLength + this.lo.byteLength;
-  }
-
   private find(hi: number, lo: number): boolean {
     const mask = this.hi.length - 1;
     for (let i = (hi ^ lo) & mask; ; i = (i + 1) & mask) {

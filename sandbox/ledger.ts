@@ -5,8 +5,8 @@
 import type { State } from './state.ts';
 import type { DuplicateGroup, LedgerPage, LedgerQuery, LedgerRows, LedgerSummary, LedgerTotals } from './types.ts';
 
-export const LEDGER_PAGE_DEFAULT = 100;
-export const LEDGER_PAGE_MAX = 1000;
+const LEDGER_PAGE_DEFAULT = 100;
+const LEDGER_PAGE_MAX = 1000;
 /** A Map, so `rows=constructor` is simply unknown. */
 const CURSOR_PREFIX = new Map<string, string>([
   ['messages', 'msq_'],
@@ -53,7 +53,7 @@ function fromCursor(prefix: string, after: string | null): number {
   return Number(digits);
 }
 
-export function totals(state: State): LedgerTotals {
+function totals(state: State): LedgerTotals {
   const store = state.messages.store;
   return {
     messages: store.total,
