@@ -7,6 +7,7 @@
  * Prints the API calls and the contact rows sent for a `push` (incremental) and a `workflow_dispatch`
  * (full sync), and their ratio.
  */
+import { ledgerRows } from '../test/support/ledger-rows.ts';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,7 @@ async function sync(sandbox: Sandbox, eventName: string, event: unknown): Promis
   const given: Record<string, string> = { 'api-key': 'sk_test_demo_ok', 'base-url': sandbox.url, mode: 'sync-contacts', file: 'contacts.csv', 'wait-timeout': '300' };
   for (const [name, spec] of Object.entries(inputs.inputs)) env[`INPUT_${name.toUpperCase()}`] = given[name] ?? spec.default ?? '';
   await new Promise<void>((resolve, reject) => execFile(process.execPath, [DIST], { env, maxBuffer: 64 << 20 }, (error) => (error ? reject(error) : resolve())));
-  const ledger = sandbox.control.ledger();
+  const ledger = ledgerRows(sandbox);
   return { calls: ledger.requests, rows: ledger.jobs.reduce((n, j) => n + j.total, 0), jobs: ledger.jobs.length };
 }
 

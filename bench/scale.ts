@@ -10,6 +10,7 @@
  * ends; calls the limiter holds past it fall into a later window and are not counted (but are checked
  * in the ledger like every other).
  */
+import { ledgerRows } from '../test/support/ledger-rows.ts';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { start } from '../sandbox/server.ts';
@@ -99,9 +100,9 @@ function spawnWorker(worker: number, perCall: number): Worker {
   };
 }
 
-/** Lost and duplicated, from the ledger: each worker's bodies are distinct, so each must be there once. */
+/** Lost and duplicated, from the ledger (every row retained: see start()): each worker's bodies are distinct, so each must be there once. */
 function ledgerCheck(sandbox: Sandbox, reports: WorkerReport[]): { lost: number; dup: number } {
-  const rows = sandbox.control.ledger().messages;
+  const rows = ledgerRows(sandbox).messages;
   const count = new Map<string, number>();
   for (const row of rows) count.set(row.body, (count.get(row.body) ?? 0) + 1);
   const reported = new Map(reports.flatMap((r) => r.results.map((x) => [x.body, x] as const)));
@@ -115,7 +116,7 @@ function ledgerCheck(sandbox: Sandbox, reports: WorkerReport[]): { lost: number;
 
 async function runOne(workers: Worker[], options: ScaleOptions): Promise<ScaleRow> {
   const processes = workers.length;
-  const sandbox = await start({ port: 0, config: { window_seconds: options.windowSeconds, job_rows_per_second: 0, accounts: [{ id: 'acc_demo', credits: 1e12, rate_limit: options.limit }] } });
+  const sandbox = await start({ port: 0, config: { window_seconds: options.windowSeconds, job_rows_per_second: 0, retain_messages: 1e9, accounts: [{ id: 'acc_demo', credits: 1e12, rate_limit: options.limit }] } });
   try {
     // Start together just after a window boundary (sandbox windows are aligned to unix time).
     const windowMs = options.windowSeconds * 1000;

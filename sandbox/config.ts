@@ -8,7 +8,7 @@ export class ConfigError extends Error {}
 
 const ACCOUNT_STATUSES = ['active', 'suspended', 'trashed', 'deleting'];
 const SENDER_STATES = ['online', 'offline', 'none'];
-const SCALARS = ['window_seconds', 'job_rows_per_second', 'docs_url', 'max_body_bytes', 'max_json_depth', 'idempotency_retention_seconds'] as const;
+const SCALARS = ['window_seconds', 'job_rows_per_second', 'docs_url', 'max_body_bytes', 'max_json_depth', 'idempotency_retention_seconds', 'retain_messages'] as const;
 /** Names that would reach an object's prototype if merged with Object.assign. */
 const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -105,6 +105,7 @@ export function validateConfig(c: SandboxConfig): void {
   if (!isWhole(c.max_body_bytes, 1)) throw new ConfigError('max_body_bytes must be a whole number >= 1');
   if (!isWhole(c.max_json_depth, 1)) throw new ConfigError('max_json_depth must be a whole number >= 1');
   if (!isWhole(c.idempotency_retention_seconds, 0)) throw new ConfigError('idempotency_retention_seconds must be a whole number >= 0');
+  if (!isWhole(c.retain_messages, 0)) throw new ConfigError('retain_messages must be a whole number >= 0');
   const ids = new Set<string>();
   for (const a of c.accounts) {
     if (ids.has(a.id)) throw new ConfigError(`duplicate account ${a.id}`);

@@ -8,14 +8,14 @@ import type { ControlGuard } from './control-guard.ts';
 import { writeJson } from './http/headers.ts';
 import { parseJson } from './http/json-body.ts';
 import type { Reply } from './replies.ts';
-import { ledger, summary } from './ledger.ts';
+import { LedgerQueryError, ledgerPage, summary } from './ledger.ts';
 import type { State } from './state.ts';
-import type { FaultInput, SandboxConfigInput, SandboxControl } from './types.ts';
+import type { FaultInput, LedgerQuery, LedgerRows, SandboxConfigInput, SandboxControl } from './types.ts';
 import { T, err, isPlainObject } from './util.ts';
 
 export function createControl(state: State, faults: Faults): SandboxControl {
   return {
-    ledger: () => ledger(state),
+    ledger: (query) => ledgerPage(state, query),
     summary: () => summary(state),
     addFault: (rule: FaultInput) => faults.add(rule),
     faults: () => faults.list(),
@@ -43,11 +43,25 @@ export interface ControlRequest {
   res: ServerResponse;
   requestId: string;
   segs: string[];
+  query: URLSearchParams;
   body: RawBody;
 }
 
+const LEDGER_PARAMS = ['rows', 'after', 'limit'];
+
+/** `?rows=&after=&limit=` as a LedgerQuery; each at most once, nothing else. */
+function ledgerQuery(params: URLSearchParams): LedgerQuery {
+  for (const name of new Set(params.keys())) {
+    if (!LEDGER_PARAMS.includes(name)) throw new LedgerQueryError(name, `Unknown query parameter ${name}; the ledger takes ${LEDGER_PARAMS.join(', ')}.`);
+    if (params.getAll(name).length > 1) throw new LedgerQueryError(name, `${name} is given more than once.`);
+  }
+  const limit = params.get('limit');
+  if (limit !== null && !/^\d{1,4}$/.test(limit)) throw new LedgerQueryError('limit', 'limit must be a whole number from 1 to 1000.');
+  return { rows: (params.get('rows') ?? undefined) as LedgerRows | undefined, after: params.get('after'), limit: limit === null ? undefined : Number(limit) };
+}
+
 export function controlHandler(state: State, control: SandboxControl, guard: ControlGuard): (r: ControlRequest) => void {
-  return ({ req, res, requestId, segs, body: rawBody }) => {
+  return ({ req, res, requestId, segs, query, body: rawBody }) => {
     const method = req.method ?? 'GET';
     const path = segs.slice(2).join('/');
     const ok = (status: number, body: unknown): void => writeJson(res, requestId, status, JSON.stringify(body));
@@ -70,7 +84,14 @@ export function controlHandler(state: State, control: SandboxControl, guard: Con
       const denied = guard.checkWrite(req);
       if (denied) return refuse(denied);
     }
-    if (path === 'ledger') return ok(200, control.ledger());
+    if (path === 'ledger') {
+      try {
+        return ok(200, control.ledger(ledgerQuery(query)));
+      } catch (e) {
+        if (e instanceof LedgerQueryError) return bad(400, 'validation_failed', e.message, e.param);
+        throw e;
+      }
+    }
     if (path === 'ledger/summary') return ok(200, control.summary());
     if (path === 'faults') {
       if (method === 'GET') return ok(200, { faults: control.faults() });

@@ -2,6 +2,8 @@
 import type { AccountConfig, SandboxConfig } from './types.ts';
 
 const BOTH = ['whatsapp', 'email'];
+/** About 30 MB of message rows (docs/sandbox.md, "Memory"): a long `npm start` session stays flat. */
+export const DEFAULT_RETAIN_MESSAGES = 50_000;
 const ONLINE = { whatsapp: 'online', email: 'online' } as const;
 
 function account(id: string, name: string, extra: Partial<AccountConfig> = {}): AccountConfig {
@@ -54,6 +56,7 @@ export const demoConfig: SandboxConfig = {
   max_body_bytes: 5 * 1024 * 1024,
   max_json_depth: 100,
   idempotency_retention_seconds: 86400,
+  retain_messages: DEFAULT_RETAIN_MESSAGES,
 };
 
 /** The demo keys, for the CLI banner and the README. */

@@ -13,7 +13,7 @@ export interface WireEvent {
   detail: string;
 }
 
-/** The most recent events (a bounded ring: the ledger proper keeps every side effect). */
+/** The most recent events (a bounded ring; the ledger keeps the newest `retain_messages` messages and every count). */
 export class EventLog {
   private items: WireEvent[] = [];
   /** Events ever recorded since the last reset (the ring keeps the last `capacity`). */

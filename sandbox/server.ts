@@ -34,6 +34,8 @@ export interface StartOptions {
   controlToken?: string;
   /** Seconds a committed answer stays replayable under its Idempotency-Key (over the config's idempotency_retention_seconds). */
   idempotencyTtl?: number;
+  /** Messages kept in full (over the config's retain_messages); older ones are evicted, their counts stay. */
+  retainMessages?: number;
   /** Milliseconds since the epoch; tests inject one to move time (rate windows, idempotency retention, jobs). */
   clock?: () => number;
   /** How a `slow` fault holds a request (default: a real timer); tests inject one that moves `clock`. */
@@ -55,8 +57,11 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
   const controlToken = options.controlToken ?? newControlToken();
   if (controlToken.length < 8) throw new Error('controlToken must be at least 8 characters long');
-  const config = initialConfig(loadConfigInput(options.config));
-  const state = new State(options.idempotencyTtl === undefined ? config : mergeConfig(config, { idempotency_retention_seconds: options.idempotencyTtl }), options.clock);
+  const config = mergeConfig(initialConfig(loadConfigInput(options.config)), {
+    idempotency_retention_seconds: options.idempotencyTtl,
+    retain_messages: options.retainMessages,
+  });
+  const state = new State(config, options.clock);
   const faults = new Faults();
   const control = createControl(state, faults);
   const api = apiHandler(state, faults, options.sleep);
@@ -71,7 +76,7 @@ export async function start(options: StartOptions = {}): Promise<Sandbox> {
     const { segs, query } = splitTarget(req.url ?? '/');
     const path = (req.url ?? '/').split('?')[0]!;
     if (isInboxPath(path)) return inbox.handle(req, res, path, requestId);
-    if (segs && segs[0] === '' && segs[1] === '__sandbox') return controlRoutes({ req, res, requestId, segs, body });
+    if (segs && segs[0] === '' && segs[1] === '__sandbox') return controlRoutes({ req, res, requestId, segs, query, body });
     return api({ req, res, requestId, segs, query, body });
   }
 

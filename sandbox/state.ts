@@ -33,7 +33,7 @@ export class State {
     this.loaded = clone(config);
     this.now = now;
     this.fail = failWith(() => this.config.docs_url);
-    this.messages = new Messages(this.fail);
+    this.messages = new Messages(this.fail, () => this.config.retain_messages);
     this.contacts = new Contacts(this.fail);
     this.jobs = new Jobs({ fail: this.fail, contacts: this.contacts, account: (id) => this.accounts.get(id), rowsPerSecond: () => this.config.job_rows_per_second });
     this.rates = new RateLimiter(() => this.config.window_seconds);
@@ -63,6 +63,7 @@ export class State {
     const merged = mergeConfig(this.config, patch);
     this.observe();
     this.setConfig(merged);
+    this.messages.store.evict();
     return clone(merged);
   }
 

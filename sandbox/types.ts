@@ -44,6 +44,8 @@ export interface SandboxConfig {
   max_json_depth: number;
   /** How long a committed answer is kept for replay under its Idempotency-Key, in seconds. Default 86400. */
   idempotency_retention_seconds: number;
+  /** Messages kept in full (body, ledger row, inbox); past it the oldest go, their counts stay. Default 50,000. */
+  retain_messages: number;
 }
 
 /** A partial account: `id` picks the account; other fields are merged (plan and senders shallowly). */
@@ -64,6 +66,7 @@ export interface SandboxConfigInput {
   max_body_bytes?: number;
   max_json_depth?: number;
   idempotency_retention_seconds?: number;
+  retain_messages?: number;
   /** Only for `start`: when false the demo accounts and keys are not loaded. Default true. */
   extends_demo?: boolean;
 }
@@ -136,12 +139,43 @@ export interface ContactLedgerRow extends ContactView {
   writes: { job_id: string; index: number; action: 'created' | 'updated' }[];
 }
 
-export interface Ledger {
-  messages: MessageRow[];
-  jobs: JobLedgerRow[];
-  contacts: ContactLedgerRow[];
-  /** Number of API requests received (everything but /__sandbox and the inbox) since start or the last reset. */
+/** The kinds of ledger rows, each read in its own pages. */
+export interface LedgerRowKinds {
+  messages: MessageRow;
+  jobs: JobLedgerRow;
+  contacts: ContactLedgerRow;
+}
+export type LedgerRows = keyof LedgerRowKinds;
+
+export interface LedgerQuery<R extends LedgerRows = LedgerRows> {
+  /** Which rows (default `messages`). */
+  rows?: R;
+  /** The `next_cursor` of the previous page; absent = from the oldest retained row. */
+  after?: string | null;
+  /** Rows per page, 1..1000 (default 100). */
+  limit?: number;
+}
+
+/** Counts since start or the last reset; they include messages whose rows were evicted (`retain_messages`). */
+export interface LedgerTotals {
+  messages: number;
+  messages_retained: number;
+  messages_evicted: number;
+  duplicates_detected: number;
+  jobs: number;
+  contacts: number;
+  /** Number of API requests received (everything but /__sandbox and the inbox). */
   requests: number;
+  /** Idempotency keys held: in progress, or committed and inside their retention (expired ones are swept). */
+  idempotency_keys: number;
+}
+
+export interface LedgerPage<R extends LedgerRows = LedgerRows> {
+  rows: R;
+  data: LedgerRowKinds[R][];
+  /** Pass as `after` for the next page; null when this page reached the newest row. */
+  next_cursor: string | null;
+  totals: LedgerTotals;
 }
 
 export interface DuplicateGroup {
@@ -155,11 +189,15 @@ export interface DuplicateGroup {
 }
 
 export interface LedgerSummary {
+  /** Messages ever created (since start or reset), evicted ones included. */
   messages: number;
+  /** Messages still held in full (at most `retain_messages`). */
+  messages_retained: number;
   /** Messages per idempotency key (only messages created under a key). Keys are `account/key`. */
   messages_by_idempotency_key: { [key: string]: number };
-  /** Extra rows: sum over duplicate groups of (count - 1). */
+  /** Extra messages: for every fingerprint (account, channel, to, subject, body) ever seen, (count - 1). */
   duplicates_detected: number;
+  /** The groups among retained messages (an evicted row is in no group, though it was counted above). */
   duplicates: DuplicateGroup[];
   jobs: number;
   contacts: number;
@@ -199,8 +237,8 @@ export interface FaultRule extends FaultInput {
 }
 
 export interface SandboxControl {
-  /** Everything the sandbox did (side effects), as `GET /__sandbox/ledger`. */
-  ledger(): Ledger;
+  /** One page of side effects with the totals, as `GET /__sandbox/ledger?rows=&after=&limit=`. Throws LedgerQueryError. */
+  ledger<R extends LedgerRows = 'messages'>(query?: LedgerQuery<R>): LedgerPage<R>;
   /** Counts, as `GET /__sandbox/ledger/summary`. */
   summary(): LedgerSummary;
   /** Adds a fault rule, as `POST /__sandbox/faults`. Throws on an invalid rule. */

@@ -17,15 +17,15 @@ export function maskKey(key: string | null): string | null {
 export function inboxSnapshot(state: State): unknown {
   const now = state.now();
   state.observe(now);
-  const messages = state.messages.rows;
+  const messages = state.messages.store;
   const contacts = state.contacts.rows;
   const jobs = state.jobs.rows;
   const limits = new Map(state.config.keys.map((k) => [k.key, state.accounts.get(k.account)]));
   return {
     version: state.version,
     now: new Date(now).toISOString(),
-    totals: { messages: messages.length, contacts: contacts.length, jobs: jobs.length, requests: state.requests, events: state.events.total },
-    messages: messages.slice(-RECENT).map((m) => ({
+    totals: { messages: messages.total, contacts: contacts.length, jobs: jobs.length, requests: state.requests, events: state.events.total },
+    messages: messages.recent(RECENT).map((m) => ({
       id: m.id,
       channel: m.channel,
       to: m.to,

@@ -113,8 +113,9 @@ export class Jobs {
     return progressed;
   }
 
-  ledgerRows(): JobLedgerRow[] {
-    return this.rows.map((j) => ({ ...jobView(j), account: j.account, key_id: j.key_id, idempotency_key: j.idempotency_key, request_id: j.request_id }));
+  /** Ledger rows of jobs `start` to `end` (exclusive), in creation order. */
+  ledgerRows(start: number, end: number): JobLedgerRow[] {
+    return this.rows.slice(start, end).map((j) => ({ ...jobView(j), account: j.account, key_id: j.key_id, idempotency_key: j.idempotency_key, request_id: j.request_id }));
   }
 
   private processRow(job: Job, now: number): void {

@@ -2,6 +2,7 @@
 import type { Ctx, Fail, Reply } from '../replies.ts';
 import { notFound, unknownFields } from '../replies.ts';
 import type { AccountConfig, ErrorObject, MessageRoute, MessageRow } from '../types.ts';
+import { MessageStore } from './message-store.ts';
 import { E164, T, err, isEmail, isPlainObject, newId, typeName } from '../util.ts';
 
 export const CHANNELS = ['whatsapp', 'email'];
@@ -14,17 +15,16 @@ export const MAX_BATCH = 500;
 export const MAX_RECIPIENTS = 100;
 
 export class Messages {
-  rows: MessageRow[] = [];
-  private byId = new Map<string, MessageRow>();
+  readonly store: MessageStore;
   private readonly fail: Fail;
 
-  constructor(fail: Fail) {
+  constructor(fail: Fail, retain: () => number) {
     this.fail = fail;
+    this.store = new MessageStore(retain);
   }
 
   reset(): void {
-    this.rows = [];
-    this.byId.clear();
+    this.store.reset();
   }
 
   /** POST /messages/batch */
@@ -103,7 +103,7 @@ export class Messages {
 
   /** GET /messages/{id} */
   get(ctx: Ctx, id: string): Reply {
-    const m = this.byId.get(id);
+    const m = this.store.get(id);
     if (!m || m.account !== ctx.account.id) return notFound(this.fail, 'message', id);
     const data: Record<string, unknown> = { object: 'message', id: m.id, channel: m.channel, to: m.to };
     if (m.channel === 'email') data.subject = m.subject;
@@ -133,8 +133,7 @@ export class Messages {
       status: 'sent',
       created_at: createdAt,
     };
-    this.rows.push(row);
-    this.byId.set(row.id, row);
+    this.store.add(row);
     return row;
   }
 }

@@ -4,6 +4,7 @@
  * before any request, naming the input and where the path leads, never what the file holds. Run as the
  * runner runs the bundle, against a sandbox that counts every request.
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -53,7 +54,7 @@ async function step(inputs: Record<string, string>, dir: string, env: Record<str
 function expectRefused(r: StepResult, input: string, given: string, target: string): void {
   expect(r.code).toBe(1);
   expect(r.stdout).toMatch(new RegExp(`^${escape(`::error::Input "${input}": "${given}" leads to `)}${target}, outside the workspace`, 'm'));
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 }
 
 test('to-file symlinked to /proc/self/environ is refused before any request; the environment is never read', async () => {
@@ -69,7 +70,7 @@ test('a contacts file symlinked outside the workspace is not imported', async ()
   const dir = checkout({}, { 'contacts.csv': target });
   const r = await step({ mode: 'sync-contacts', file: 'contacts.csv' }, dir);
   expectRefused(r, 'file', 'contacts.csv', escape(target));
-  expect(sandbox.control.ledger().contacts).toEqual([]);
+  expect(ledgerRows(sandbox).contacts).toEqual([]);
 });
 
 test('a body-file symlinked to a token file: nothing sent, the token shown nowhere', async () => {
@@ -78,7 +79,7 @@ test('a body-file symlinked to a token file: nothing sent, the token shown nowhe
   const r = await step({ mode: 'send', channel: 'email', to: 'ann@example.com', 'body-file': 'docs/body.md' }, dir);
   expectRefused(r, 'body-file', 'docs/body.md', escape(target));
   expect(leaks(r, TOKEN)).toEqual([]);
-  expect(sandbox.control.ledger().messages).toEqual([]);
+  expect(ledgerRows(sandbox).messages).toEqual([]);
 });
 
 test('a directory symlinked outside, ../ and absolute paths outside are refused; /proc even when listed', async () => {
@@ -90,7 +91,7 @@ test('a directory symlinked outside, ../ and absolute paths outside are refused;
   const proc = await step({ mode: 'send', channel: 'email', to: 'ann@example.com', 'body-file': '/proc/self/environ', 'read-dirs-outside-workspace': '/proc' }, dir);
   expect(proc.code).toBe(1);
   expect(proc.stdout).toMatch(/^::error::Input "body-file": "\/proc\/self\/environ" leads to \/proc\/\d+\/environ, which the action never reads \(\/proc, \/sys and \/dev are not files of data\)/m);
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });
 
 test('inside the workspace (also through a symlink to a workspace file), RUNNER_TEMP, and listed directories are read', async () => {
@@ -107,7 +108,7 @@ test('inside the workspace (also through a symlink to a workspace file), RUNNER_
   const shared = outside('m.csv', csv('from a listed directory'));
   expect((await step({ mode: 'batch', file: shared }, dir)).code).toBe(1);
   expect((await step({ mode: 'batch', file: shared, 'read-dirs-outside-workspace': join(shared, '..') }, dir)).code).toBe(0);
-  expect(sandbox.control.ledger().messages.map((m) => m.body)).toEqual(['through a link', 'absolute inside', 'from RUNNER_TEMP', 'from a listed directory']);
+  expect(ledgerRows(sandbox).messages.map((m) => m.body)).toEqual(['through a link', 'absolute inside', 'from RUNNER_TEMP', 'from a listed directory']);
 });
 
 test('a listed directory must be an absolute path that exists', async () => {
@@ -115,7 +116,7 @@ test('a listed directory must be an absolute path that exists', async () => {
   const r = await step({ mode: 'batch', file: 'm.csv', 'read-dirs-outside-workspace': 'shared' }, dir);
   expect(r.code).toBe(1);
   expect(r.stdout).toContain('::error::Input "read-dirs-outside-workspace": "shared" is not an absolute path');
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });
 
 test('a FIFO in the checkout is refused as not a regular file, without blocking the step', async () => {
@@ -124,5 +125,5 @@ test('a FIFO in the checkout is refused as not a regular file, without blocking 
   const r = await step({ mode: 'sync-contacts', file: 'pipe.csv' }, dir);
   expect(r.code).toBe(1);
   expect(r.stdout).toContain('::error::Input "file": "pipe.csv" is not a regular file.');
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });

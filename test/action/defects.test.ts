@@ -3,6 +3,7 @@
  * under Node 24, INPUT_ and GITHUB_ variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files) against a sandbox
  * started here. Each of these failed on the bundle before the fix.
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { start } from '../../sandbox/server.ts';
@@ -67,7 +68,7 @@ describe('rows read at the right line', () => {
     const csv = 'first_name,email\r\n"Ann\r\nA.",ann@example.com\r\n"Bob\r\n\r\nB.",bob@example.com\r\nBad,not-an-email\r\n';
     const r = await step({ mode: 'sync-contacts', file: 'c.csv' }, { files: { 'c.csv': csv } });
     expect(commands(r, 'error')[0]).toMatch(/^::error title=Messaging Service,file=c\.csv,line=7::Contact not imported/);
-    expect(sandbox.control.ledger().contacts.map((c) => c.first_name).sort()).toEqual(['Ann\nA.', 'Bob\n\nB.']);
+    expect(ledgerRows(sandbox).contacts.map((c) => c.first_name).sort()).toEqual(['Ann\nA.', 'Bob\n\nB.']);
   });
 });
 
@@ -76,7 +77,7 @@ describe('templates', () => {
     const r = await step({ mode: 'send', channel: 'email', to: 'ann@example.com', body: 'Hi\nRelease {{ event.release.tag_name } is out' });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^::error::Input "body": unclosed placeholder at line 2, column 9/m);
-    expect(sandbox.control.ledger().requests).toBe(0);
+    expect(ledgerRows(sandbox).requests).toBe(0);
   });
 
   test('templates see only the env names listed in env-vars, never INPUT_* (the API key)', async () => {
@@ -85,10 +86,10 @@ describe('templates', () => {
     expect(leak.stdout).toMatch(/^::error::Input "body": unresolved placeholder \{\{ env\.\[INPUT_API-KEY\] \}\}/m);
     const unlisted = await step({ mode: 'send', channel: 'email', to: 'ann@example.com', body: 'to {{ env.DEPLOY_ENV }}' }, { env: { DEPLOY_ENV: 'production' } });
     expect(unlisted.code).toBe(1);
-    expect(sandbox.control.ledger().requests).toBe(0);
+    expect(ledgerRows(sandbox).requests).toBe(0);
     const listed = await step({ mode: 'send', channel: 'email', to: 'ann@example.com', body: 'to {{ env.DEPLOY_ENV }}', 'env-vars': 'DEPLOY_ENV' }, { env: { DEPLOY_ENV: 'production' } });
     expect(listed.code).toBe(0);
-    expect(sandbox.control.ledger().messages.map((m) => m.body)).toEqual(['to production']);
+    expect(ledgerRows(sandbox).messages.map((m) => m.body)).toEqual(['to production']);
   });
 
   test('batch: data rows are data (sent as written); the subject default goes only to channels that take one', async () => {
@@ -96,7 +97,7 @@ describe('templates', () => {
     const r = await step({ mode: 'batch', file: 'm.csv', subject: 'Hi {{ row.name }}', body: 'Hello {{ row.name }}' }, { files: { 'm.csv': csv } });
     expect(r.code).toBe(0);
     expect(r.outputs.sent).toBe('3');
-    const byTo = Object.fromEntries(sandbox.control.ledger().messages.map((m) => [m.to, m]));
+    const byTo = Object.fromEntries(ledgerRows(sandbox).messages.map((m) => [m.to, m]));
     expect(byTo['ann@example.com']).toMatchObject({ subject: 'Hi Ann', body: 'Hello Ann' });
     expect(byTo['+4915100000001']).toMatchObject({ subject: null, body: 'Hello Bob' });
     expect(byTo['cid@example.com']).toMatchObject({ subject: 'Hi Cid', body: 'Literal {{ run.id }}' });
@@ -109,7 +110,7 @@ describe('files read strictly', () => {
     const r = await step({ mode: 'sync-contacts', file: 'data/c.csv' }, { files: { 'data/c.csv': latin1 } });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^::error title=Cannot read file,file=data\/c\.csv,line=3::data\/c\.csv:3: is not UTF-8/m);
-    expect(sandbox.control.ledger().requests).toBe(0);
+    expect(ledgerRows(sandbox).requests).toBe(0);
 
     const text = 'first_name,email\nJosé,jose@example.com\n';
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
@@ -118,7 +119,7 @@ describe('files read strictly', () => {
     expect(ok.code).toBe(0);
     const ok8 = await step({ mode: 'sync-contacts', file: 'b.csv' }, { files: { 'b.csv': utf8 } });
     expect(ok8.code).toBe(0);
-    expect(sandbox.control.ledger().contacts.map((c) => c.first_name).sort()).toEqual(['José', 'Zoë']);
+    expect(ledgerRows(sandbox).contacts.map((c) => c.first_name).sort()).toEqual(['José', 'Zoë']);
   });
 
   test.each([
@@ -129,7 +130,7 @@ describe('files read strictly', () => {
     const r = await step({ mode: 'sync-contacts', file: 'c.csv' }, { files: { 'c.csv': csv } });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`::error::Input "file": c.csv:1: ${message}`);
-    expect(sandbox.control.ledger().requests).toBe(0);
+    expect(ledgerRows(sandbox).requests).toBe(0);
   });
 
   test('typed attributes are converted by the types GET /contact-attributes reports (CSV and YAML)', async () => {
@@ -141,7 +142,7 @@ describe('files read strictly', () => {
     const yaml = 'contacts:\n  - email: dee@example.com\n    score: 7\n    vip: "TRUE"\n';
     const y = await step({ mode: 'sync-contacts', file: 'c.yaml' }, { files: { 'c.yaml': yaml } });
     expect(y.code).toBe(0);
-    const attrs = Object.fromEntries(sandbox.control.ledger().contacts.map((c) => [c.email, c.attributes]));
+    const attrs = Object.fromEntries(ledgerRows(sandbox).contacts.map((c) => [c.email, c.attributes]));
     expect(attrs['ann@example.com']).toEqual({ vip: true, score: 42, city: 'true' });
     expect(attrs['bob@example.com']).toEqual({ vip: false, score: 3.5, city: 'Berlin' });
     expect(attrs['dee@example.com']).toEqual({ vip: true, score: 7 });
@@ -211,29 +212,29 @@ describe('keys that name the run', () => {
       const r = await step({ mode: 'sync-contacts', file: 'c.csv' }, { files: { 'c.csv': csv }, runId });
       expect(r.code).toBe(0);
     }
-    expect(sandbox.control.ledger().contacts.map((c) => c.first_name)).toEqual(['Ann']);
-    expect(sandbox.control.ledger().jobs).toHaveLength(3);
+    expect(ledgerRows(sandbox).contacts.map((c) => c.first_name)).toEqual(['Ann']);
+    expect(ledgerRows(sandbox).jobs).toHaveLength(3);
   });
 
   test('a new run sends the notification again; a re-run of it does not', async () => {
     const send = { mode: 'send', channel: 'email', to: 'ann@example.com', body: 'Released {{ event.release.tag_name }}' };
     const first = await step(send, { runId: '201' });
     await step(send, { workspaceDir: first.workspace, runId: '201', runAttempt: '2' });
-    expect(sandbox.control.ledger().messages).toHaveLength(1);
+    expect(ledgerRows(sandbox).messages).toHaveLength(1);
     const next = await step(send, { workspaceDir: first.workspace, runId: '202' });
     expect(next.outputs['idempotency-key']).not.toBe(first.outputs['idempotency-key']);
-    expect(sandbox.control.ledger().messages).toHaveLength(2);
+    expect(ledgerRows(sandbox).messages).toHaveLength(2);
   });
 
   test('a re-run (GITHUB_RUN_ATTEMPT=2) sends nothing new; matrix legs with different files both apply', async () => {
     const first = await step({ mode: 'sync-contacts', file: 'c.csv' }, { files: { 'c.csv': A } });
     const rerun = await step({ mode: 'sync-contacts', file: 'c.csv' }, { workspaceDir: first.workspace, runAttempt: '2' });
     expect(rerun.outputs['idempotency-key']).toBe(first.outputs['idempotency-key']);
-    expect(sandbox.control.ledger().jobs).toHaveLength(1);
+    expect(ledgerRows(sandbox).jobs).toHaveLength(1);
     expect(rerun.summary).toContain('nothing was imported twice');
     // Another matrix leg: same run, job and step, another file's content.
     const leg = await step({ mode: 'sync-contacts', file: 'c.csv' }, { files: { 'c.csv': 'first_name,email\nZed,zed@example.com\n' } });
     expect(leg.outputs['idempotency-key']).not.toBe(first.outputs['idempotency-key']);
-    expect(sandbox.control.ledger().contacts.map((c) => c.email).sort()).toEqual(['ann@example.com', 'zed@example.com']);
+    expect(ledgerRows(sandbox).contacts.map((c) => c.email).sort()).toEqual(['ann@example.com', 'zed@example.com']);
   });
 });

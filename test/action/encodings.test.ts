@@ -3,6 +3,7 @@
  * why, before any request: a UTF-16 or UTF-32 export without a BOM is valid UTF-8 byte for byte, but full
  * of NULs. A NUL in a field name is refused too. Run as the runner runs the bundle, against a sandbox.
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { existsSync } from 'node:fs';
 import { start } from '../../sandbox/server.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -37,21 +38,21 @@ test.each([
   const r = await sync('export.csv', bytes);
   expect(r.code).toBe(1);
   expect(r.stdout).toMatch(new RegExp(`^::error title=Cannot read file,file=export\\.csv,line=1::export\\.csv: looks like ${encoding} without a byte-order mark`, 'm'));
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });
 
 test('a UTF-32 file with its byte-order mark is refused (not read as UTF-16)', async () => {
   const r = await sync('export.csv', Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), utf32(CSV, true)]));
   expect(r.code).toBe(1);
   expect(r.stdout).toContain('export.csv: is UTF-32');
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });
 
 test('a NUL byte in a UTF-8 file is refused at its line', async () => {
   const r = await sync('c.csv', 'first_name,email\nAnn,ann@example.com\nB\u0000ob,bob@example.com\n');
   expect(r.code).toBe(1);
   expect(r.stdout).toMatch(/^::error title=Cannot read file,file=c\.csv,line=3::c\.csv:3: holds a NUL byte/m);
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });
 
 test('a NUL in a field name (a JSON escape) is refused by name; nothing is sent', async () => {
@@ -59,11 +60,11 @@ test('a NUL in a field name (a JSON escape) is refused by name; nothing is sent'
   const r = await sync('c.json', json);
   expect(r.code).toBe(1);
   expect(r.stdout).toContain('::error::Input "file": c.json:1: field "first\\0name" holds a NUL character');
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });
 
 test('UTF-16 with its BOM is still read', async () => {
   const r = await sync('ok.csv', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(CSV, 'utf16le').swap16()]));
   expect(r.code).toBe(0);
-  expect(sandbox.control.ledger().contacts.map((c) => c.first_name).sort()).toEqual(['Ann', 'Bob']);
+  expect(ledgerRows(sandbox).contacts.map((c) => c.first_name).sort()).toEqual(['Ann', 'Bob']);
 });

@@ -10,6 +10,7 @@ import type { Sandbox } from '../../sandbox/server.ts';
 import { RELEASE_EVENT } from './helpers.ts';
 import { DIST, runStep } from './runner.ts';
 import type { StepOptions, StepResult } from './runner.ts';
+import { ledgerRows } from '../support/ledger-rows.ts';
 
 let sandbox: Sandbox;
 
@@ -60,7 +61,7 @@ test('job-id and import-job-ids set to different ids: refused by name, nothing r
   const r = await step({ mode: 'import-status', 'import-job-ids': 'job_a', 'job-id': 'job_b' });
   expect(r.code).toBe(1);
   expect(r.stdout).toMatch(/^::error::Input "job-id": is the old name of import-job-ids/m);
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });
 
 test('every count output is a number in every mode, 0 where nothing of its kind happened', async () => {

@@ -4,6 +4,7 @@
  * absent) falls back to a full sync and says how to fix it; removed rows are listed; workflow_dispatch
  * syncs the whole file.
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,7 +53,7 @@ test('push: an edit of 3 rows in a 25,000-row file makes 1 import job of 3 conta
   const r = await sync(repo.dir, 'push', { before: repo.before, after: repo.after });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('Incremental sync: 3 of 25000 row(s) changed since');
-  const ledger = sandbox.control.ledger();
+  const ledger = ledgerRows(sandbox);
   expect(ledger.jobs.map((j) => j.total)).toEqual([3]);
   expect(ledger.contacts.map((c) => c.first_name).sort()).toEqual(['Edited10', 'Edited12000', 'Edited24999']);
   expect(r.outputs.imported).toBe('3');
@@ -63,7 +64,7 @@ test('workflow_dispatch syncs the whole file (25 jobs of 1,000)', async () => {
   const repo = repository(threeEdits);
   const r = await sync(repo.dir, 'workflow_dispatch', {});
   expect(r.code).toBe(0);
-  expect(sandbox.control.ledger().jobs).toHaveLength(25);
+  expect(ledgerRows(sandbox).jobs).toHaveLength(25);
   expect(r.outputs.imported).toBe('25000');
 }, 120000);
 
@@ -74,14 +75,14 @@ test('a shallow clone (previous commit absent) falls back to a full sync with th
   const r = await sync(shallow, 'push', { before: repo.before, after: repo.after });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain(`Full sync: the previous commit ${repo.before.slice(0, 7)} is not in this clone (a shallow checkout). To sync only the changed rows, check out with \`fetch-depth: 2\``);
-  expect(sandbox.control.ledger().jobs).toHaveLength(25);
+  expect(ledgerRows(sandbox).jobs).toHaveLength(25);
 }, 120000);
 
 test('rows removed from the file are listed in the summary (masked); nothing is deleted', async () => {
   const repo = repository((rows) => rows.filter((_, i) => i !== 5 && i !== 6));
   const r = await sync(repo.dir, 'push', { before: repo.before, after: repo.after });
   expect(r.code).toBe(0);
-  expect(sandbox.control.ledger().requests).toBeLessThanOrEqual(1);
+  expect(ledgerRows(sandbox).requests).toBeLessThanOrEqual(1);
   expect(r.summary).toContain('**2 row(s) removed from the file since the previous commit**');
   expect(r.summary).toContain('- line 7 of the previous version: `c***@e***.com`');
   expect(r.summary).not.toContain('c5@example.com');
@@ -109,7 +110,7 @@ test('a UTF-16 file (with its BOM) is compared as UTF-16 in both versions: only 
   const r = await sync(repo.dir, 'push', { before: repo.before, after: repo.after });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('Incremental sync: 1 of 10 row(s) changed since');
-  expect(sandbox.control.ledger().contacts.map((c) => c.first_name)).toEqual(['Zoë']);
+  expect(ledgerRows(sandbox).contacts.map((c) => c.first_name)).toEqual(['Zoë']);
 }, 60000);
 
 test('a previous version that does not parse falls back to a full sync of the current file, saying why', async () => {
@@ -117,7 +118,7 @@ test('a previous version that does not parse falls back to a full sync of the cu
   const r = await sync(repo.dir, 'push', { before: repo.before, after: repo.after });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain(`Full sync: the previous version of contacts.csv (${repo.before.slice(0, 7)}) could not be read`);
-  expect(sandbox.control.ledger().contacts).toHaveLength(10);
+  expect(ledgerRows(sandbox).contacts).toHaveLength(10);
 }, 60000);
 
 test('a previous version that was a symlink (git mode 120000) is not followed: full sync, saying why', async () => {
@@ -135,5 +136,5 @@ test('a previous version that was a symlink (git mode 120000) is not followed: f
   const r = await sync(dir, 'push', { before, after: git(dir, 'rev-parse', 'HEAD') });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain(`Full sync: contacts.csv was a symbolic link in ${before.slice(0, 7)}, which is not followed.`);
-  expect(sandbox.control.ledger().contacts).toHaveLength(10);
+  expect(ledgerRows(sandbox).contacts).toHaveLength(10);
 }, 60000);

@@ -2,6 +2,7 @@
  * run() with an injected `core` and context (no module mocking), against a sandbox started here, over
  * real HTTP through the shared client's undici runtime.
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { Agent } from 'undici';
 import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
 import { undiciTransport } from '../../src/runtime/undici-transport.ts';
@@ -69,7 +70,7 @@ test('send: renders the templates from the event, sends once per recipient, writ
   expect(core.outputs.failed).toBe('0');
   expect(JSON.parse(core.outputs.ids)).toHaveLength(2);
   expect(core.outputs['idempotency-key']).toMatch(/^gha-[0-9a-f]{48}$/);
-  const messages = sandbox.control.ledger().messages;
+  const messages = ledgerRows(sandbox).messages;
   expect(messages.map((m) => m.to).sort()).toEqual(['ann@example.com', 'bob@example.com']);
   expect(messages[0].subject).toBe('Released v1.2.0');
   expect(messages[0].body).toBe('Spring release is out: https://github.com/acme/shop/releases/tag/v1.2.0 (production)');
@@ -83,7 +84,7 @@ test('send: more than 100 recipients go out in chunks of 100, each with its own 
   const to = Array.from({ length: 250 }, (_, i) => `user${i}@example.com`).join('\n');
   const core = await act({ ...SEND, to });
   expect(core.outputs.sent).toBe('250');
-  expect(sandbox.control.ledger().messages).toHaveLength(250);
+  expect(ledgerRows(sandbox).messages).toHaveLength(250);
   const keys = Object.keys(sandbox.control.summary().messages_by_idempotency_key);
   const results = JSON.parse(core.outputs.results) as { index: number; key: string }[];
   const chunkKeys = [0, 100, 200].map((i) => results[i].key);
@@ -98,14 +99,14 @@ test('re-running the job (same run id, attempt 2) sends nothing twice; the summa
   const rerun = await act(SEND, { ctx: { runAttempt: 2 } });
   expect(rerun.failed).toBeUndefined();
   expect(rerun.outputs.sent).toBe('2');
-  expect(sandbox.control.ledger().messages).toHaveLength(2);
+  expect(ledgerRows(sandbox).messages).toHaveLength(2);
   expect(sandbox.control.summary().duplicates_detected).toBe(0);
   expect(rerun.summaryText).toContain('♻️ already sent');
   expect(rerun.summaryText).toContain('2 sent (2 replayed: already done by an earlier attempt)');
   expect(JSON.parse(rerun.outputs.results)).toEqual([0, 1].map((index) => expect.objectContaining({ index, status: 'sent', replayed: true })));
   // A new run (another run id) is a new notification.
   await act(SEND, { ctx: { runId: 7654321 } });
-  expect(sandbox.control.ledger().messages).toHaveLength(4);
+  expect(ledgerRows(sandbox).messages).toHaveLength(4);
 });
 
 test('an unresolved placeholder fails the step naming it, sends nothing, and still writes outputs', async () => {
@@ -113,7 +114,7 @@ test('an unresolved placeholder fails the step naming it, sends nothing, and sti
   expect(core.failed).toBe('Input "body": unresolved placeholder {{ event.release.tag }} at line 1, column 13: "tag" is not defined');
   expect(core.outputs.sent).toBe('0');
   expect(core.outputs.results).toBe('[]');
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
   expect(core.summaryText).toContain('[!CAUTION]');
 });
 
@@ -123,7 +124,7 @@ test('recipients from a file: the column named after the channel, duplicates onc
     { files: { 'team.csv': 'first_name,whatsapp,email\nAnn,+4915100000001,\nBob,+4915100000002,bob@example.com\nCid,,cid@example.com\n' } },
   );
   expect(core.failed).toBeUndefined();
-  expect(sandbox.control.ledger().messages.map((m) => m.to).sort()).toEqual(['+4915100000001', '+4915100000002']);
+  expect(ledgerRows(sandbox).messages.map((m) => m.to).sort()).toEqual(['+4915100000001', '+4915100000002']);
   expect(core.logs).toContain('team.csv: 1 row(s) have no "to" or "whatsapp" value and are skipped.');
   expect(core.everything()).not.toContain('+4915100000002');
 });
@@ -148,7 +149,7 @@ test('batch: rows from a CSV, row variables, an element refused by the service a
     [5, 'sent'],
   ]);
   expect(results[1].error).toMatchObject({ code: 'validation_failed', param: 'subject' });
-  const ledger = sandbox.control.ledger().messages;
+  const ledger = ledgerRows(sandbox).messages;
   expect(ledger.find((m) => m.to === 'ann@example.com')).toMatchObject({ subject: 'Hi Ann', body: 'Release v1.2.0' });
   expect(ledger.find((m) => m.to === 'cid@example.com')).toMatchObject({ subject: 'Hi Cid', body: 'Plain {{ row.name }}' });
   expect(core.summaryText).toContain('| Line (data/messages.csv) |');
@@ -170,7 +171,7 @@ test('batch: invalid rows are annotated at their lines and nothing is sent', asy
     ['error', 7],
   ]);
   expect(core.annotations[1].message).toContain('missing body');
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });
 
 const CONTACTS = 'first_name,email,whatsapp,vip\nAnn,ann@example.com,,true\nBob,,+4915100000002,false\nBad,not-an-email,,\nDee,dee@example.com,,\n';
@@ -188,7 +189,7 @@ test('sync-contacts: imports, waits, reports the bad row at its line; a re-run r
   const bad = core.annotations.find((a) => a.level === 'error');
   expect(bad?.properties).toMatchObject({ file: 'contacts.csv', startLine: 4 });
   expect(bad?.message).toContain('validation_failed');
-  expect(sandbox.control.ledger().contacts).toHaveLength(3);
+  expect(ledgerRows(sandbox).contacts).toHaveLength(3);
   expect(core.summaryText).toContain('| 4 | `n***l` | ❌ failed |');
   expect(core.everything()).not.toContain('ann@example.com');
 
@@ -196,13 +197,13 @@ test('sync-contacts: imports, waits, reports the bad row at its line; a re-run r
   const again = await act({ mode: 'sync-contacts', file: 'contacts.csv', 'fail-on-error': 'false' }, { files, ctx: { runAttempt: 2 } });
   expect(again.outputs['idempotency-key']).toBe(core.outputs['idempotency-key']);
   expect(again.outputs['import-job-ids']).toBe(core.outputs['import-job-ids']);
-  expect(sandbox.control.ledger().jobs).toHaveLength(1);
+  expect(ledgerRows(sandbox).jobs).toHaveLength(1);
   expect(again.summaryText).toContain('nothing was imported twice');
   expect(again.failed).toBeUndefined();
   // A new run of the workflow applies the file again (the service may have changed since).
   const next = await act({ mode: 'sync-contacts', file: 'contacts.csv', 'fail-on-error': 'false' }, { files, ctx: { runId: 999 } });
   expect(next.outputs['idempotency-key']).not.toBe(core.outputs['idempotency-key']);
-  expect(sandbox.control.ledger().jobs).toHaveLength(2);
+  expect(ledgerRows(sandbox).jobs).toHaveLength(2);
 });
 
 test('sync-contacts: more than 1000 contacts make jobs of ≤1000; no wait leaves them queued', async () => {
@@ -211,7 +212,7 @@ test('sync-contacts: more than 1000 contacts make jobs of ≤1000; no wait leave
   expect(core.failed).toBeUndefined();
   expect(core.outputs['import-status']).toBe('queued');
   expect(JSON.parse(core.outputs['import-job-ids'])).toHaveLength(3);
-  expect(sandbox.control.ledger().jobs.map((j) => j.total)).toEqual([1000, 1000, 300]);
+  expect(ledgerRows(sandbox).jobs.map((j) => j.total)).toEqual([1000, 1000, 300]);
   expect(core.summaryText).toContain('| 1002–2001 |');
 
   // job mode: wait for one of them by id.
@@ -243,7 +244,7 @@ test('dry run: validates and renders, writes the summary, calls nothing (no key 
   expect(core.summaryText).toContain('**Subject:** Released v1.2.0');
   expect(core.summaryText).toContain('🧪 dry run');
   expect(core.outputs['idempotency-key']).toMatch(/^gha-/);
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });
 
 test('a 429 storm is ridden out by the client; the summary counts the waits (virtual clock)', async () => {
@@ -255,7 +256,7 @@ test('a 429 storm is ridden out by the client; the summary counts the waits (vir
     const core = await act(SEND, { on: { sandbox: stormy, clock } });
     expect(core.failed).toBeUndefined();
     expect(core.outputs.sent).toBe('2');
-    expect(stormy.control.ledger().messages).toHaveLength(2);
+    expect(ledgerRows(stormy).messages).toHaveLength(2);
     expect(core.logs.filter((l) => l.includes('the service answered 429 with Retry-After'))).toHaveLength(3);
     // Each 429 was waited out for its Retry-After of 1 s (plus at most a fair slot of the 600-per-2 s
     // window as jitter), and nothing else was waited: the summary reports exactly that.

@@ -4,6 +4,7 @@
  * different content, so each leg's idempotency keys differ by the content hash. The processes share no
  * memory: each action's limiter sees only the server's headers. 0 lost, 0 duplicated; the 429s are printed.
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { existsSync } from 'node:fs';
 import { start } from '../../sandbox/server.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -40,7 +41,7 @@ test('4 concurrent matrix legs on one key: every message once, none lost; 429 co
   // Each leg derived its own keys (same run and job, different content).
   expect(new Set(legs.map((r) => r.outputs['idempotency-key'])).size).toBe(LEGS);
 
-  const ledger = sandbox.control.ledger();
+  const ledger = ledgerRows(sandbox);
   const summary = sandbox.control.summary();
   // 0 lost: every message of every leg is in the ledger exactly once; 0 duplicated.
   const bodies = new Map<string, number>();

@@ -13,6 +13,7 @@ import { start } from '../../sandbox/server.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 import { RELEASE_EVENT } from './helpers.ts';
 import { DIST, leaks, runStep } from './runner.ts';
+import { ledgerRows } from '../support/ledger-rows.ts';
 
 const USER = 'ci-bot';
 const PASSWORD = 'pr0xy-s3cret!';
@@ -101,7 +102,7 @@ test('wrong proxy credentials fail the step without showing them; nothing reache
   const r = await withProxy(`${USER}:${wrong}@`);
   expect(r.code).toBe(1);
   expect(asked.length).toBeGreaterThan(0);
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
   expect(r.stdout).toMatch(/407/);
   expect(r.stdout).toContain(`::add-mask::${wrong}`);
   expect(leaks(r, wrong)).toEqual([]);
@@ -112,5 +113,5 @@ test('a proxy that is not an http(s) URL is refused by name, its value not echoe
   expect(r.code).toBe(1);
   expect(r.stdout).toMatch(/^::error::Input "proxy": must be an http:\/\/ or https:\/\/ URL/m);
   expect(leaks(r, PASSWORD)).toEqual([]);
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });

@@ -3,6 +3,7 @@
  * runner sets them. A tiny proxy (node:http: CONNECT tunnels and absolute-URI forwarding) counts what
  * passes through it; the action runs as the runner runs it, against a sandbox.
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { existsSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { Server } from 'node:http';
@@ -68,7 +69,7 @@ test('every request passes through the proxy named by HTTP_PROXY / http_proxy', 
   const r = await runStep({ 'api-key': 'sk_test_demo_ok', 'base-url': sandbox.url, ...SEND }, { event: RELEASE_EVENT, env: { HTTP_PROXY: proxyUrl, http_proxy: proxyUrl } });
   expect(r.code).toBe(0);
   expect(r.outputs.sent).toBe('2');
-  const requests = sandbox.control.ledger().requests;
+  const requests = ledgerRows(sandbox).requests;
   expect(requests).toBeGreaterThan(0);
   expect(requestsThrough).toBe(requests);
   const host = new URL(sandbox.url).host;
@@ -88,5 +89,5 @@ test('none when the host is in NO_PROXY', async () => {
 test('an unreachable proxy is a transport failure, never a silent bypass', async () => {
   const r = await runStep({ 'api-key': 'sk_test_demo_ok', 'base-url': sandbox.url, ...SEND, 'max-rate-limit-wait': '1' }, { event: RELEASE_EVENT, env: { HTTP_PROXY: 'http://127.0.0.1:9' } });
   expect(r.code).toBe(1);
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 }, 120000);

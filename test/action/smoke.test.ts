@@ -3,6 +3,7 @@
  * here. Every mode, dry run, a re-run, bad rows, an auth failure and a 429 storm; exit codes, outputs,
  * summary, annotations, and the API key nowhere but in the ::add-mask:: command.
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { existsSync } from 'node:fs';
 import { start } from '../../sandbox/server.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -44,14 +45,14 @@ test('sync-contacts then send to those contacts; a re-run (attempt 2) duplicates
   expect(sync.outputs['import-status']).toBe('completed');
   expect(sync.outputs.imported).toBe('2');
   expect(sync.outputs.sent).toBe('0');
-  expect(sandbox.control.ledger().contacts).toHaveLength(2);
+  expect(ledgerRows(sandbox).contacts).toHaveLength(2);
   expect(sync.summary).toContain('### Messaging Service — sync-contacts');
 
   const send = await step(SEND, { workspaceDir: sync.workspace });
   expect(send.code).toBe(0);
   expect(send.outputs.sent).toBe('2');
   expect(JSON.parse(send.outputs.ids)).toHaveLength(2);
-  const [first] = sandbox.control.ledger().messages;
+  const [first] = ledgerRows(sandbox).messages;
   expect(first.subject).toBe('shop v1.2.0 is out');
   expect(first.body).toBe('Spring release: https://github.com/acme/shop/releases/tag/v1.2.0 (run https://github.com/acme/shop/actions/runs/4242)');
   expect(send.summary).toContain('`a***@e***.com` | ✅ sent');
@@ -62,7 +63,7 @@ test('sync-contacts then send to those contacts; a re-run (attempt 2) duplicates
   expect(rerun.code).toBe(0);
   expect(rerun.outputs['idempotency-key']).toBe(send.outputs['idempotency-key']);
   expect(rerun.outputs.ids).toBe(send.outputs.ids);
-  expect(sandbox.control.ledger().messages).toHaveLength(2);
+  expect(ledgerRows(sandbox).messages).toHaveLength(2);
   expect(sandbox.control.summary().duplicates_detected).toBe(0);
   expect(rerun.stdout).toContain('replayed (already done by an earlier attempt)');
   expect(rerun.summary).toContain('2 sent (2 replayed: already done by an earlier attempt)');
@@ -73,8 +74,8 @@ test('batch from a JSON file of 1,200 messages: three calls of ≤500', async ()
   const r = await step({ mode: 'batch', file: 'out/messages.json', body: 'Build {{ run.number }} #{{ row.n }}' }, { files: { 'out/messages.json': JSON.stringify({ messages }, null, 2) } });
   expect(r.code).toBe(0);
   expect(r.outputs.sent).toBe('1200');
-  expect(sandbox.control.ledger().messages).toHaveLength(1200);
-  expect(sandbox.control.ledger().messages[0].body).toBe('Build 17 #0');
+  expect(ledgerRows(sandbox).messages).toHaveLength(1200);
+  expect(ledgerRows(sandbox).messages[0].body).toBe('Build 17 #0');
   expect(r.stdout.match(/^Chunk \d\/3 \((500|200) messages\): done in/gm)).toHaveLength(3);
   expect(r.summary.length).toBeLessThan(300 * 1024);
 });
@@ -94,7 +95,7 @@ test('dry run: renders, writes the summary, calls nothing', async () => {
   expect(r.code).toBe(0);
   expect(r.summary).toContain('(dry run: nothing was sent)');
   expect(r.summary).toContain('**Subject:** shop v1.2.0 is out');
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });
 
 test('bad rows: annotated at file and line, the step fails, outputs still written', async () => {
@@ -113,7 +114,7 @@ test('an invalid input fails naming it, before any call', async () => {
   expect(r.code).toBe(1);
   expect(r.stdout).toMatch(/^::error::Input "body": unresolved placeholder \{\{ event\.release\.tagname \}\}/m);
   expect(r.outputs.sent).toBe('0');
-  expect(sandbox.control.ledger().requests).toBe(0);
+  expect(ledgerRows(sandbox).requests).toBe(0);
 });
 
 test('an authentication failure fails the step with the remedy; the key is nowhere', async () => {
@@ -129,7 +130,7 @@ test('a 429 storm on the batch route is ridden out by the client', async () => {
   const r = await step({ mode: 'batch', file: 'm.json' }, { files: { 'm.json': JSON.stringify(messages) } });
   expect(r.code).toBe(0);
   expect(r.outputs.sent).toBe('600');
-  expect(sandbox.control.ledger().messages).toHaveLength(600);
+  expect(ledgerRows(sandbox).messages).toHaveLength(600);
   expect(sandbox.control.summary().duplicates_detected).toBe(0);
   expect(r.stdout).toContain('the service answered 429 with Retry-After');
   expect(r.summary).toMatch(/Waited \d+ time\(s\) for the rate window/);

@@ -1,3 +1,4 @@
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,11 +47,11 @@ const expectations: Record<string, (stdout: string, sandbox: Sandbox) => void> =
     expect(stdout).toMatch(new RegExp(`id: '${ACCOUNT.id}'`));
     expect(stdout).toMatch(new RegExp(`credits: ${ACCOUNT.credits}\\b`));
     expect(stdout).toMatch(new RegExp(`rate_limit: ${ACCOUNT.rate_limit}\\b`));
-    expect(sandbox.control.ledger().messages).toEqual([]);
+    expect(ledgerRows(sandbox).messages).toEqual([]);
   },
   'docs/client.md § Results: sent, failed, unknown, not attempted': (stdout, sandbox) => {
     expect(stdout.trim().split('\n')).toEqual(['1200 sent']);
-    const messages = sandbox.control.ledger().messages;
+    const messages = ledgerRows(sandbox).messages;
     expect(messages.map((m) => m.body).sort()).toEqual(Array.from({ length: 1200 }, (_, i) => `Hello ${i}`).sort());
     expect(new Set(messages.map((m) => `${m.channel} ${m.to} ${m.subject}`)).size).toBe(1200);
     expect(messages.every((m) => m.channel === 'email' && m.subject === 'Release 1.4.0')).toBe(true);
@@ -60,12 +61,12 @@ const expectations: Record<string, (stdout: string, sandbox: Sandbox) => void> =
   },
   'docs/client.md § Listing and jobs': (stdout, sandbox) => {
     expect(stdout.trim().split('\n')).toEqual(['2 imported', '2 contacts read']);
-    const contacts = sandbox.control.ledger().contacts.map((c) => ({ first_name: c.first_name, email: c.email, whatsapp: c.whatsapp }));
+    const contacts = ledgerRows(sandbox).contacts.map((c) => ({ first_name: c.first_name, email: c.email, whatsapp: c.whatsapp }));
     expect(contacts).toEqual([
       { first_name: 'Ada', email: 'ada@example.com', whatsapp: null },
       { first_name: 'Linus', email: null, whatsapp: '+4915123456789' },
     ]);
-    expect(sandbox.control.ledger().jobs.every((j) => j.completed_at !== null)).toBe(true);
+    expect(ledgerRows(sandbox).jobs.every((j) => j.completed_at !== null)).toBe(true);
   },
 };
 

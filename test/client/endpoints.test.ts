@@ -1,3 +1,4 @@
+import { ledgerRows } from '../support/ledger-rows.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 import { emails, sandboxClient, startSandbox } from './sandbox-client.ts';
 
@@ -23,7 +24,7 @@ test('§4 send batch: 2,345 messages → exactly 5 batch calls, every index mapp
   expect({ sent: out.sent, failed: out.failed, notAttempted: out.notAttempted }).toEqual({ sent: 2343, failed: 2, notAttempted: 0 });
   expect(out.results[7]).toMatchObject({ status: 'failed', wholeCall: false, error: { code: 'validation_failed', param: 'to', status: 422 } });
   expect(out.results[1203]).toMatchObject({ status: 'failed', error: { code: 'validation_failed', param: 'colour' } });
-  const byId = new Map(sandbox.control.ledger().messages.map((m) => [m.id, m]));
+  const byId = new Map(ledgerRows(sandbox).messages.map((m) => [m.id, m]));
   for (const r of out.results) if (r.status === 'sent') expect(byId.get(r.id)?.body).toBe(`m-${r.index}`);
   expect(sandbox.control.summary()).toMatchObject({ messages: 2343, duplicates_detected: 0 });
 });
@@ -39,7 +40,7 @@ test('§4 send: 250 recipients → 3 calls of ≤100, one result per recipient a
   expect(out.results.map((r) => r.index)).toEqual(to.map((_, i) => i));
   expect(out.sent).toBe(249);
   expect(out.results[120]).toMatchObject({ status: 'failed', error: { code: 'validation_failed' } });
-  const ledgerTo = sandbox.control.ledger().messages.map((m) => m.to);
+  const ledgerTo = ledgerRows(sandbox).messages.map((m) => m.to);
   for (const r of out.results) if (r.status === 'sent') expect(ledgerTo).toContain(to[r.index]);
 });
 

@@ -1,3 +1,4 @@
+import { ledgerRows } from '../support/ledger-rows.ts';
 import type { FaultInput, Sandbox } from '../../sandbox/server.ts';
 import { resendsForUnknown } from '../../src/resend.ts';
 import type { BulkOutcome } from '../../src/types.ts';
@@ -56,7 +57,7 @@ async function settle(client: Client, input: Input, first: BulkOutcome, label: s
 
 /** The ledger holds every input exactly once, under the id the client reported for it. */
 function expectExactlyOnce(ids: Map<number, string>, n: number): void {
-  const ledger = sandbox.control.ledger().messages;
+  const ledger = ledgerRows(sandbox).messages;
   expect(ledger).toHaveLength(n);
   expect(sandbox.control.summary().duplicates_detected).toBe(0);
   const bodyById = new Map(ledger.map((m) => [m.id, m.body]));
@@ -122,5 +123,5 @@ test('409 in progress is really what the retry met', async () => {
   await close();
   expect(out.sent).toBe(10);
   expect(requests.map((r) => r.status)).toContain(409);
-  expect(sandbox.control.ledger().messages).toHaveLength(10);
+  expect(ledgerRows(sandbox).messages).toHaveLength(10);
 });

@@ -1,3 +1,4 @@
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -54,7 +55,7 @@ afterAll(() => sandbox.close());
 
 test('§8 four processes on one key: 0 lost, 0 duplicated, every 429 (forced or not) honoured on the sandbox clock', async () => {
   const reports = await Promise.all(Array.from({ length: WORKERS }, (_, w) => runWorker(sandbox, w)));
-  const ledger = sandbox.control.ledger().messages;
+  const ledger = ledgerRows(sandbox).messages;
   const summary = sandbox.control.summary();
 
   // 0 lost: every input of every worker is sent, and the ledger holds exactly those messages.

@@ -1,3 +1,4 @@
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -28,7 +29,7 @@ test('reset after commit on every attempt → unknown with its key; re-sending w
   const key = first.results[0].call.idempotencyKey;
   expect(key).toBeTruthy();
   for (const r of first.results) expect(r).toMatchObject({ status: 'unknown', call: { idempotencyKey: key }, error: { code: 'transport_error', outcomeUnknown: true } });
-  expect(sandbox.control.ledger().messages).toHaveLength(3); // it was committed: "failed" would have been a lie
+  expect(ledgerRows(sandbox).messages).toHaveLength(3); // it was committed: "failed" would have been a lie
 
   sandbox.control.clearFaults();
   const resends = resendsForUnknown(first);
@@ -61,7 +62,7 @@ test('a definitive refusal (401) stays failed, names its key, and nothing is in 
   expect({ failed: out.failed, unknown: out.unknown }).toEqual({ failed: 2, unknown: 0 });
   expect(out.results[0]).toMatchObject({ status: 'failed', wholeCall: true, error: { status: 401, outcomeUnknown: false } });
   expect(out.results[0].call.idempotencyKey).toMatch(/\S/);
-  expect(sandbox.control.ledger().messages).toHaveLength(0);
+  expect(ledgerRows(sandbox).messages).toHaveLength(0);
 });
 
 test('a 429 storm after an attempt that may have committed stays unknown: a later refusal does not undo it', async () => {
@@ -72,7 +73,7 @@ test('a 429 storm after an attempt that may have committed stays unknown: a late
   const out = await client.messages.sendBatch(emails(1), { idempotencyKey: 'storm' });
   await close();
   expect(out.results[0]).toMatchObject({ status: 'unknown', error: { code: 'rate_limit_wait_exceeded', status: 0, outcomeUnknown: true }, call: { idempotencyKey: 'storm' } });
-  expect(sandbox.control.ledger().messages).toHaveLength(1);
+  expect(ledgerRows(sandbox).messages).toHaveLength(1);
 });
 
 test('a connection never made is failed, not unknown', async () => {
@@ -113,5 +114,5 @@ test('import: a reset after the job was queued → the chunk is unknown with its
   const second = await client.contacts.import(contacts, { idempotencyKey: 'import-1' });
   await close();
   expect(second.chunks[0]).toMatchObject({ status: 'queued', call: { replayed: true } });
-  expect(sandbox.control.ledger().jobs).toHaveLength(1);
+  expect(ledgerRows(sandbox).jobs).toHaveLength(1);
 });

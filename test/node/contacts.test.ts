@@ -1,4 +1,5 @@
 /** Contact, Contact Attribute, Job and Account operations through n8n-core's engine against the sandbox. */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { executeDirectly, runNode } from './harness.ts';
 import { credentialsFor, pairedIndex, startSandbox, shownError } from './support.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -39,7 +40,7 @@ test('Contact → Import with Wait: 1,500 items → 2 jobs, totals, per-row erro
 	expect(errors![1]!.json.error).toMatch(/^validation_failed: /);
 	expect(errors![1]!.json.message).toMatch(/row of job job_\w+; item 1203$/);
 	expect(errors![1]!.json.details).toMatchObject({ code: 'validation_failed', param: 'email', jobId: summary.jobs[1].id });
-	const ledger = sb.control.ledger();
+	const ledger = ledgerRows(sb);
 	expect(ledger.jobs).toHaveLength(2);
 	expect(ledger.contacts).toHaveLength(1498);
 });
@@ -62,7 +63,7 @@ test('Contact → Import without Wait returns the queued jobs, each paired with 
 	const waited = await runNode({ parameters: { resource: 'job', operation: 'wait', jobId: '={{ $json.id }}', timeoutSeconds: 30 }, items: jobItems, credentials: credentialsFor(sb) });
 	expect(waited.error).toBeUndefined();
 	expect(waited.outputs[0]!.map((j) => [j.json.processed, typeof j.json.completed_at])).toEqual([[1000, 'string'], [100, 'string']]);
-	expect(sb.control.ledger().contacts).toHaveLength(1100);
+	expect(ledgerRows(sb).contacts).toHaveLength(1100);
 });
 
 test('Job → Wait past its timeout fails with wait_timeout (routed with continue-on-fail); Import with Wait past its timeout says which jobs still run', async () => {
@@ -96,7 +97,7 @@ test('Contact → Import: a refused call (insufficient_scope) stops the node wit
 
 test('Contact → Get Many: Limit (default 50), a limit over one page, Return All (pages of 100 with the opaque cursor)', async () => {
 	await runNode({ parameters: importParameters, items: contacts(230), credentials: credentialsFor(sb) });
-	const before = sb.control.ledger().requests;
+	const before = ledgerRows(sb).requests;
 	const byDefault = await runNode({ parameters: { resource: 'contact', operation: 'getAll', limit: 50 }, items: [{}], credentials: credentialsFor(sb) });
 	expect(byDefault.outputs[0]).toHaveLength(50);
 	const limited = await runNode({ parameters: { resource: 'contact', operation: 'getAll', limit: 120 }, items: [{}], credentials: credentialsFor(sb) });
@@ -105,7 +106,7 @@ test('Contact → Get Many: Limit (default 50), a limit over one page, Return Al
 	expect(all.outputs[0]).toHaveLength(230);
 	expect(new Set(all.outputs[0]!.map((c) => c.json.id)).size).toBe(230);
 	expect(all.outputs[0]!.every((c) => pairedIndex(c) === 0)).toBe(true);
-	expect(sb.control.ledger().requests - before).toBe(1 + 2 + 3);
+	expect(ledgerRows(sb).requests - before).toBe(1 + 2 + 3);
 });
 
 test('Contact Attribute → Get Many and Account → Get (one result set per input item, paired)', async () => {

@@ -8,6 +8,7 @@
  * n8n's database store (dedup-store.ts). n8n's own Retry (ExecutionService.retry, the REST call, the
  * real store, a killed process) is proven by test/e2e/n8n.
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { runNode, runNodeAfterCrashRecovery } from './harness.ts';
 import { dedupStore } from './dedup-store.ts';
 import { batchParameters, credentialsFor, people, startSandbox } from './support.ts';
@@ -30,7 +31,7 @@ function failSecondChunk(): void {
 }
 
 function messagesTo(address: string): string[] {
-	return sb.control.ledger().messages.filter((m) => m.to === address).map((m) => m.body);
+	return ledgerRows(sb).messages.filter((m) => m.to === address).map((m) => m.body);
 }
 
 test.each([

@@ -3,6 +3,7 @@
  * trigger data the run started from, the node id, the run index, the chunk's rows and its payload
  * (keys alone: n8n-core's engine has no deduplication store unless a test installs one).
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { runNode } from './harness.ts';
 import { batchParameters, credentialsFor, pairedIndex, people, startSandbox } from './support.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -31,7 +32,7 @@ test('Retry On Fail after a 500 that committed: n8n re-runs the node, the servic
 	expect(run.data.resultData.runData['Messaging Service']).toHaveLength(1);
 	// Every injected 500 fired (the node's first try failed) and n8n's second try went out again.
 	expect(sb.control.faults()[0]).toMatchObject({ fired: 4 });
-	expect(sb.control.ledger().requests).toBe(6); // try 1: 2 chunks × 2 attempts; try 2: 2 chunks, replayed
+	expect(ledgerRows(sb).requests).toBe(6); // try 1: 2 chunks × 2 attempts; try 2: 2 chunks, replayed
 	const main = outputs[0]!;
 	expect(main.map(pairedIndex)).toEqual(items.map((_, i) => i));
 	const summary = sb.control.summary();
@@ -49,7 +50,7 @@ test('the same trigger data run twice (any execution id) sends once; other trigg
 	expect(sb.control.summary()).toMatchObject({ messages: 520, duplicates_detected: 0 });
 	expect(second.outputs[0]!.map((i) => i.json.id)).toEqual(first.outputs[0]!.map((i) => i.json.id));
 	expect(second.outputs[0]!.every((i) => i.json.replayed === true)).toBe(true);
-	const keys = sb.control.ledger().messages.map((m) => m.idempotency_key);
+	const keys = ledgerRows(sb).messages.map((m) => m.idempotency_key);
 	expect(new Set(keys).size).toBe(2);
 	expect(keys.every((k) => /^n8n-[0-9a-f]{48}$/.test(k ?? ''))).toBe(true);
 
@@ -87,7 +88,7 @@ test('an Idempotency Key given by expression is used per item (Send), and re-run
 	await runNode({ parameters, items, credentials: credentialsFor(sb), executionId: 'exec-a' });
 	const again = await runNode({ parameters, items, credentials: credentialsFor(sb), executionId: 'exec-b' });
 	expect(again.outputs[0]!.every((i) => i.json.replayed === true)).toBe(true);
-	expect(sb.control.ledger().messages.map((m) => m.idempotency_key)).toEqual(['order-0', 'order-1', 'order-2']);
+	expect(ledgerRows(sb).messages.map((m) => m.idempotency_key)).toEqual(['order-0', 'order-1', 'order-2']);
 });
 
 test('Contact → Import re-run in the same execution queues no second job', async () => {
@@ -96,5 +97,5 @@ test('Contact → Import re-run in the same execution queues no second job', asy
 	await runNode({ parameters, items, credentials: credentialsFor(sb), executionId: 'exec-import' });
 	const again = await runNode({ parameters, items, credentials: credentialsFor(sb), executionId: 'exec-import' });
 	expect(again.outputs[0]![0]!.json.replayed).toBe(true);
-	expect(sb.control.ledger().jobs).toHaveLength(1);
+	expect(ledgerRows(sb).jobs).toHaveLength(1);
 });

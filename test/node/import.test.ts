@@ -3,6 +3,7 @@
  * n8n-core's LoadOptionsContext, real HTTP), mapped values land converted to their type, and refused
  * rows are never hidden behind a green run.
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { LoadOptionsContext } from 'n8n-core';
 import type { ResourceMapperField } from 'n8n-workflow';
 import { getContactFields } from '../../nodes/MessagingService/methods/resourceMapping.ts';
@@ -63,7 +64,7 @@ test('"Define Below": mapped values (strings from expressions) land converted to
 	});
 	expect(error).toBeUndefined();
 	expect(outputs[0]![0]!.json.totals).toMatchObject({ processed: 2, failed: 0 });
-	const landed = sb.control.ledger().contacts.map((c) => [c.first_name, c.email, c.whatsapp, c.attributes]);
+	const landed = ledgerRows(sb).contacts.map((c) => [c.first_name, c.email, c.whatsapp, c.attributes]);
 	expect(landed).toEqual([
 		['Ana', 'ana@example.com', '+4915100000001', { vip: true, city: 'Berlin' }],
 		['Bo', 'bo@example.com', null, { vip: false }],
@@ -80,7 +81,7 @@ describe('refused rows are never hidden', () => {
 	test('by default (no "On Error" setting) the node fails naming the refused row; the others are imported', async () => {
 		const { error } = await runNode({ parameters: importParameters, items, credentials: credentialsFor(sb) });
 		expect(shownError(error)).toMatch(/^rows_refused: 1 of 3 contacts were refused: item 1 validation_failed \(email\) .*Continue \(using error output\).* — item 1$/);
-		expect(sb.control.ledger().contacts.map((c) => c.email)).toEqual(['ok@example.com', 'ok2@example.com']);
+		expect(ledgerRows(sb).contacts.map((c) => c.email)).toEqual(['ok@example.com', 'ok2@example.com']);
 	});
 
 	test('with the error output, the refused row goes there, paired with its item; the summary stays on the main output', async () => {
@@ -122,8 +123,8 @@ test('an import chunk whose outcome is unknown (reset after the job was queued) 
 	sb.control.clearFaults();
 	const again = await runNode({ parameters: { ...importParameters, options }, items, credentials: credentialsFor(sb) });
 	expect(again.error).toBeUndefined();
-	expect(sb.control.ledger().jobs).toHaveLength(1);
-	expect(sb.control.ledger().contacts.map((c) => c.email)).toEqual(['a@example.com', 'b@example.com']);
+	expect(ledgerRows(sb).jobs).toHaveLength(1);
+	expect(ledgerRows(sb).contacts.map((c) => c.email)).toEqual(['a@example.com', 'b@example.com']);
 });
 
 test('a job row error that names no row reaches the error output too, paired with the job\'s items; a row without a code is src\'s row_error', async () => {

@@ -4,6 +4,7 @@
  * `idempotency_key_reused` answer to it means "already sent earlier with other content". n8n-core's
  * engine, real HTTP, n8n's deduplication service over an in-memory port of its store (dedup-store.ts).
  */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { runNode } from './harness.ts';
 import { dedupStore } from './dedup-store.ts';
 import { batchParameters, credentialsFor, pairedIndex, people, startSandbox } from './support.ts';
@@ -37,7 +38,7 @@ test('per-item keys: a later campaign to the same ids sends only the new ids, in
 	expect(typeof out[2]!.json.id).toBe('string');
 	expect(second.hints.join('\n')).toMatch(/2 of 3 items were already sent earlier \(same Idempotency Key\).*items 0–1/);
 	expect(sb.control.summary().messages).toBe(4);
-	expect(sb.control.ledger().messages.map((m) => m.body)).toEqual(['Body for 0', 'Body for 1', 'Body for 2', 'Second campaign 2']);
+	expect(ledgerRows(sb).messages.map((m) => m.body)).toEqual(['Body for 0', 'Body for 1', 'Body for 2', 'Second campaign 2']);
 });
 
 test('per-item keys over 1,200 items (3 chunks): the key is read for every item; a re-run sends nothing new', async () => {

@@ -1,4 +1,5 @@
 /** Message operations through n8n-core's real engine against the sandbox over HTTP. */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { executeDirectly, runNode } from './harness.ts';
 import { batchParameters, credentialsFor, DEMO_KEY, isRoutableErrorJson, pairedIndex, people, startSandbox, shownError } from './support.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -14,7 +15,7 @@ test('Send Batch: 1,203 items → 3 calls of ≤500, one output per item with it
 	const items: Record<string, unknown>[] = people(1203);
 	items[7] = { email: 'not-an-email', name: 'Bad', n: 7 };
 	items[640] = { email: 'user640@example.com', name: 'X', n: 640, channel: 'whatsapp' };
-	const before = sb.control.ledger().requests;
+	const before = ledgerRows(sb).requests;
 	const { outputs, error } = await runNode({
 		parameters: { ...batchParameters, channel: '={{ $json.channel ?? "email" }}' },
 		items,
@@ -26,8 +27,8 @@ test('Send Batch: 1,203 items → 3 calls of ≤500, one output per item with it
 	expect(main).toHaveLength(1201);
 	expect(errors).toHaveLength(2);
 	// Three batch calls (500 + 500 + 203), nothing else.
-	expect(sb.control.ledger().requests - before).toBe(3);
-	const ledger = sb.control.ledger().messages;
+	expect(ledgerRows(sb).requests - before).toBe(3);
+	const ledger = ledgerRows(sb).messages;
 	expect(ledger).toHaveLength(1201);
 	const byId = new Map(ledger.map((m) => [m.id, m]));
 	for (const item of main!) {
@@ -85,7 +86,7 @@ test('Send Batch: a 402 after chunks went out says how many went out, failed and
 	// chunk 4 starts only after one of those refusals, so the run has stopped: not attempted.
 	sb.control.configure({ accounts: [{ id: 'acc_demo', credits: 1000 }] });
 	const { error } = await runNode({ parameters: batchParameters, items: people(2200), credentials: credentialsFor(sb) });
-	expect(sb.control.ledger().messages).toHaveLength(1000);
+	expect(ledgerRows(sb).messages).toHaveLength(1000);
 	expect(shownError(error)).toMatch(/^insufficient_credits: .+ top up, then retry the identical call\..* — 2200 messages: 1000 sent, 1000 failed, 200 not attempted; item 1000$/);
 	expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '402' });
 });
@@ -103,7 +104,7 @@ test('Send Batch: a whole-call failure with the error output routes every item o
 	expect(errors![0]!.json.details).toMatchObject({ code: 'insufficient_scope', status: 403, type: expect.any(String), doc_url: expect.stringContaining('insufficient_scope'), requestId: expect.stringMatching(/^req_/), wholeCall: true });
 	expect(errors![0]!.json.error).toMatch(/^insufficient_scope: /);
 	expect(errors![0]!.json.message).toMatch(/issue a new key with that scope.* — item 0$/);
-	expect(sb.control.ledger().messages).toHaveLength(0);
+	expect(ledgerRows(sb).messages).toHaveLength(0);
 });
 
 test('Send: one message per item to many recipients (chunks of 100), one output per recipient, a bad recipient on the error output', async () => {
@@ -112,7 +113,7 @@ test('Send: one message per item to many recipients (chunks of 100), one output 
 		{ to: 'a@example.com, b@example.com; nope', channel: 'email' },
 		{ to: many, channel: 'whatsapp' },
 	];
-	const before = sb.control.ledger().requests;
+	const before = ledgerRows(sb).requests;
 	const { outputs } = await runNode({
 		parameters: { resource: 'message', operation: 'send', channel: '={{ $json.channel }}', to: '={{ $json.to }}', subject: '={{ $json.channel === "email" ? "Release" : "" }}', body: 'Release 1.2 is out' },
 		items,
@@ -120,7 +121,7 @@ test('Send: one message per item to many recipients (chunks of 100), one output 
 		onError: 'continueErrorOutput',
 	});
 	const [main, errors] = outputs;
-	expect(sb.control.ledger().requests - before).toBe(3); // 1 call for item 0, 2 calls (100 + 50) for item 1
+	expect(ledgerRows(sb).requests - before).toBe(3); // 1 call for item 0, 2 calls (100 + 50) for item 1
 	expect(main).toHaveLength(152);
 	expect(main!.slice(0, 2).map((i) => [i.json.to, pairedIndex(i)])).toEqual([['a@example.com', 0], ['b@example.com', 0]]);
 	expect(main!.slice(2).every((i) => pairedIndex(i) === 1)).toBe(true);
@@ -128,7 +129,7 @@ test('Send: one message per item to many recipients (chunks of 100), one output 
 	expect(pairedIndex(errors![0]!)).toBe(0);
 	expect(errors![0]!.json.details).toMatchObject({ code: 'validation_failed', to: 'nope', recipientIndex: 2 });
 	expect(errors![0]!.json.message).toMatch(/recipient nope; item 0$/);
-	const ledger = sb.control.ledger().messages;
+	const ledger = ledgerRows(sb).messages;
 	expect(ledger).toHaveLength(152);
 	expect(ledger.filter((m) => m.channel === 'whatsapp').every((m) => m.subject === null)).toBe(true);
 });

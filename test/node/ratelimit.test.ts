@@ -1,4 +1,5 @@
 /** Rate-limit pacing and Retry-After honoured inside the node, with the user's maximum wait. */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { runNode } from './harness.ts';
 import { batchParameters, credentialsFor, pairedIndex, people, startSandbox, shownError } from './support.ts';
 import { useVirtualTime, waits } from './virtual-time.ts';
@@ -21,7 +22,7 @@ test('a 429 storm under a low rate window: every item is still sent exactly once
 		expect(summary).toMatchObject({ messages: 2400, duplicates_detected: 0 });
 		expect(sb.control.faults()[0]).toMatchObject({ fired: 5 });
 		// 5 calls + 5 injected 429s, and not one call the window itself refused: the node paced itself.
-		expect(sb.control.ledger().requests).toBe(10);
+		expect(ledgerRows(sb).requests).toBe(10);
 		// 10 calls at 2 per 1 s window span at least 5 windows: the waits really reached the resets…
 		expect(elapsed).toBeGreaterThanOrEqual(4000);
 		// …and none waited longer than a Retry-After of 1 s plus one fair slot (1 s / 2 calls).
@@ -46,7 +47,7 @@ test('per-item Send under a 2-per-second ceiling paces itself instead of failing
 		expect(outputs[0]).toHaveLength(7);
 		expect(sb.control.summary()).toMatchObject({ messages: 7, duplicates_detected: 0 });
 		// 7 calls, none refused: at 2 per window they span 4 windows, so it waited at least 3 s.
-		expect(sb.control.ledger().requests).toBe(7);
+		expect(ledgerRows(sb).requests).toBe(7);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
 	} finally {
 		await sb.close();

@@ -1,4 +1,4 @@
-/** `npm run sandbox` options: the control token (flag or env), the idempotency TTL, and what the banner prints. */
+/** `npm run sandbox` options: the control token (flag or env), the idempotency TTL, message retention, and what the banner prints. */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox/server.ts';
@@ -62,4 +62,26 @@ test('a bad --idempotency-ttl is refused with the usage', async () => {
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   expect(code).toBe(2);
   expect(err).toMatch(/--idempotency-ttl must be a whole number/);
+});
+
+test('--retain-messages sets how many messages are kept in full; the banner says so', async () => {
+  const { out, sb, stop } = await cli(['--retain-messages', '2']);
+  try {
+    expect(out).toContain('The newest 2 messages are kept in full');
+    expect((await call(sb, 'GET', '/__sandbox/config')).body.retain_messages).toBe(2);
+    await call(sb, 'POST', '/messages/batch', { body: { messages: ['a', 'b', 'c'].map((body) => ({ channel: 'whatsapp', to: '+4915112345678', body })) } });
+    const page = (await call(sb, 'GET', '/__sandbox/ledger', { key: null })).body;
+    expect({ bodies: page.data.map((m: { body: string }) => m.body), messages: page.totals.messages }).toEqual({ bodies: ['b', 'c'], messages: 3 });
+  } finally {
+    expect(await stop()).toBe(0);
+  }
+});
+
+test('a bad --retain-messages is refused with the usage', async () => {
+  const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', 'sandbox/cli.ts', '--port', '0', '--retain-messages', '1.5'], { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  expect(code).toBe(2);
+  expect(err).toMatch(/--retain-messages must be a whole number/);
 });

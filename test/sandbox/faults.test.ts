@@ -1,4 +1,5 @@
 /** Fault injection: every kind, schedules, and exactly-once effects with idempotency. */
+import { ledgerRows } from '../support/ledger-rows.ts';
 import { request } from 'undici';
 import { boot, call, em, expectError, ledger, summary, wa, useSandbox } from './helpers.ts';
 import { VirtualClock } from './virtual-clock.ts';
@@ -106,7 +107,7 @@ test('fault slow: the request is held for delay_ms on the sandbox clock, then pr
     expect(next.status).toBe(200);
     expect(clock.sleeps).toEqual([600]);
     // Processed after the hold: the held message was created 600 ms after it arrived, like the next one.
-    expect(s2.control.ledger().messages.map((m) => Date.parse(m.created_at) - arrived)).toEqual([600, 600]);
+    expect(ledgerRows(s2).messages.map((m) => Date.parse(m.created_at) - arrived)).toEqual([600, 600]);
   } finally {
     await s2.close();
   }
@@ -167,7 +168,7 @@ test('programmatic control mirrors the HTTP routes', async () => {
   expect(rule).toMatchObject({ id: expect.stringMatching(/^flt_/), seen: 0, fired: 0 });
   expect((await batch('p-1')).status).toBe(500);
   expect(sb.control.faults()[0]).toMatchObject({ fired: 1, seen: 1 });
-  expect(sb.control.ledger().messages).toHaveLength(2);
+  expect(ledgerRows(sb).messages).toHaveLength(2);
   expect(sb.control.summary().messages).toBe(2);
   sb.control.clearFaults();
   expect(sb.control.faults()).toEqual([]);

@@ -69,8 +69,23 @@ export function expectError(r: Res, status: number, code: string, param?: string
 export const wa = (to = '+4915112345678', body = 'hello'): Record<string, unknown> => ({ channel: 'whatsapp', to, body });
 export const em = (to = 'ana@example.com', body = '<p>hi</p>', subject = 'Hi'): Record<string, unknown> => ({ channel: 'email', to, subject, body });
 
+/** Every retained ledger row over HTTP, page by page: `{ messages, jobs, contacts, requests }`. */
 export async function ledger(sb: Sandbox): Promise<any> {
-  return (await call(sb, 'GET', '/__sandbox/ledger', { key: null })).body;
+  const out: Record<string, unknown> = {};
+  let requests = 0;
+  for (const rows of ['messages', 'jobs', 'contacts']) {
+    const data: unknown[] = [];
+    let after: string | null = null;
+    do {
+      const r = await call(sb, 'GET', `/__sandbox/ledger?rows=${rows}&limit=1000${after === null ? '' : `&after=${encodeURIComponent(after)}`}`, { key: null });
+      if (r.status !== 200) throw new Error(`ledger page: ${r.status} ${r.text}`);
+      data.push(...r.body.data);
+      after = r.body.next_cursor;
+      requests = r.body.totals.requests;
+    } while (after !== null);
+    out[rows] = data;
+  }
+  return { ...out, requests };
 }
 export async function summary(sb: Sandbox): Promise<any> {
   return (await call(sb, 'GET', '/__sandbox/ledger/summary', { key: null })).body;

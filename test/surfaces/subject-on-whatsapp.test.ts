@@ -13,6 +13,7 @@ import type { Sandbox } from '../../sandbox/server.ts';
 import { context, fakeCore, removeTempDirs, workspace } from '../action/helpers.ts';
 import { runNode } from '../node/harness.ts';
 import { credentialsFor, startSandbox } from '../node/support.ts';
+import { ledgerRows } from '../support/ledger-rows.ts';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 beforeEach(() => sb.control.reset());
 
-const subjects = () => sb.control.ledger().messages.map((m) => [m.channel, m.subject]);
+const subjects = () => ledgerRows(sb).messages.map((m) => [m.channel, m.subject]);
 
 test('the n8n node: WhatsApp items are sent without the Subject, email items with it, and a hint says so', async () => {
   const items = [

@@ -41,6 +41,7 @@ import {
 } from './n8n-harness.ts';
 import { notSentAgain, sendBatchWorkflow, webhookTrigger } from './send-batch-steps.ts';
 import { realN8nSkipped } from '../../support/system.ts';
+import { ledgerRows } from '../../support/ledger-rows.ts';
 
 const MINUTES = 60_000;
 const OWNER = { email: 'owner@example.com', password: 'CrashE2e-pass1' };
@@ -112,14 +113,14 @@ describeE2e(`a crash mid-send, then Retry, in a real n8n 2.41.1 on ${DB} (regula
 	/** The ledger after recovery, and what the recovering execution reported. */
 	function expectExactlyOnce(recovery: ExecutionSummary, deliveredBefore: number): void {
 		const summary = sb.control.summary();
-		const recipients = new Set(sb.control.ledger().messages.map((m) => m.to));
+		const recipients = new Set(ledgerRows(sb).messages.map((m) => m.to));
 		expect({ delivered: summary.messages, recipients: recipients.size, duplicates: summary.duplicates_detected }).toEqual({ delivered: COUNT, recipients: COUNT, duplicates: 0 });
 		expect(recovery.status).toBe('success');
 		// Every row is reported once: the ones that went out before the crash as not sent again.
 		const out = executionItems(recovery, 'Send Batch');
 		expect(new Set(out.map((j) => j.to)).size).toBe(COUNT);
 		expect(out.filter(notSentAgain)).toHaveLength(deliveredBefore);
-		const ledgerIds = new Set(sb.control.ledger().messages.map((m) => m.id));
+		const ledgerIds = new Set(ledgerRows(sb).messages.map((m) => m.id));
 		expect(out.filter((j) => typeof j.id === 'string' && !ledgerIds.has(j.id))).toEqual([]);
 		// Rows skipped as sent earlier are named in the hint the editor shows on the node (read over REST).
 		if (out.some((j) => j.sentEarlier === true)) expect(executionHints(recovery, 'Send Batch').join('\n')).toContain('already sent earlier');
@@ -131,7 +132,7 @@ describeE2e(`a crash mid-send, then Retry, in a real n8n 2.41.1 on ${DB} (regula
 		const out = executionItems(recovery, 'Send Batch');
 		return {
 			delivered: summary.messages,
-			recipients: new Set(sb.control.ledger().messages.map((m) => m.to)).size,
+			recipients: new Set(ledgerRows(sb).messages.map((m) => m.to)).size,
 			duplicates: summary.duplicates_detected,
 			sentEarlier: out.filter((j) => j.sentEarlier === true).length,
 			replayed: out.filter((j) => j.replayed === true).length,
@@ -184,7 +185,7 @@ describeE2e(`a crash mid-send, then Retry, in a real n8n 2.41.1 on ${DB} (regula
 			expect(retried).toMatchObject({ mode: 'retry', retryOf: crashedId });
 			// What went out before the retry started: the ledger rows older than the retry execution.
 			const retryStart = Date.parse(String((retried as { startedAt?: string }).startedAt));
-			const deliveredBefore = sb.control.ledger().messages.filter((m) => Date.parse(String(m.created_at)) < retryStart).length;
+			const deliveredBefore = ledgerRows(sb).messages.filter((m) => Date.parse(String(m.created_at)) < retryStart).length;
 			expectExactlyOnce(retried, deliveredBefore);
 		},
 		15 * MINUTES,

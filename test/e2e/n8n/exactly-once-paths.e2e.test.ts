@@ -38,6 +38,7 @@ import {
 } from './n8n-harness.ts';
 import { failAfterFirstChunk, notSentAgain, recipientsWithTwoTexts, scheduleTrigger, sendBatchWorkflow } from './send-batch-steps.ts';
 import { realN8nSkipped } from '../../support/system.ts';
+import { ledgerRows } from '../../support/ledger-rows.ts';
 
 const MINUTES = 60_000;
 const OWNER = { email: 'owner@example.com', password: 'PathsE2e-pass1' };
@@ -96,7 +97,7 @@ describeE2e('exactly-once on the paths users take, in a real n8n 2.41.1', () => 
 			});
 			figures['per-item key'] = { ...ledgerFigures(), statuses: [first.status, again.status, widened.status], errors };
 
-			expect(sb.control.ledger().messages.map((m) => m.idempotency_key).filter((k) => k !== null).length).toBe(sb.control.summary().messages);
+			expect(ledgerRows(sb).messages.map((m) => m.idempotency_key).filter((k) => k !== null).length).toBe(sb.control.summary().messages);
 			expect(errors).toEqual([null, null, null]); // today the third run: idempotency_key_reused
 			expect([first.status, again.status, widened.status]).toEqual(['success', 'success', 'success']);
 			expect(ledgerFigures()).toEqual({ delivered: 150, duplicates: 0, recipientsWithTwoTexts: 0 });
@@ -178,7 +179,7 @@ describeE2e('exactly-once on the paths users take, in a real n8n 2.41.1', () => 
 			expect(afterChild).toEqual({ delivered: 1000, duplicates: 0, recipientsWithTwoTexts: 0 });
 			expect(ledgerFigures()).toEqual({ delivered: 1000, duplicates: 0, recipientsWithTwoTexts: 0 });
 			expect([childRetry.status, parentRetry.status]).toEqual(['success', 'success']);
-			expect(new Set(sb.control.ledger().messages.map((m) => m.to)).size).toBe(1000);
+			expect(new Set(ledgerRows(sb).messages.map((m) => m.to)).size).toBe(1000);
 		},
 		10 * MINUTES,
 	);
@@ -189,10 +190,10 @@ describeE2e('exactly-once on the paths users take, in a real n8n 2.41.1', () => 
 			const edited = (body: string) => sendBatchWorkflow({ id: 'editWf', name: 'edit then retry', count: 1000, emailPrefix: 'edit', credential: CREDENTIAL, body });
 			const { id } = await rest.createWorkflow(edited('=Old text {{ $json.n }}'));
 			const failedId = await failAfterFirstChunk(rest, sb, id);
-			const sentBefore = new Set(sb.control.ledger().messages.map((m) => m.to)); // whichever chunk the sandbox let through
+			const sentBefore = new Set(ledgerRows(sb).messages.map((m) => m.to)); // whichever chunk the sandbox let through
 			await rest.updateWorkflow(id, { nodes: edited('=New text {{ $json.n }}').nodes });
 			const retried = await rest.retry(failedId, true);
-			const messages = sb.control.ledger().messages;
+			const messages = ledgerRows(sb).messages;
 			figures['body edited then retry'] = { ...ledgerFigures(), status: retried.status };
 			expect(recipientsWithTwoTexts(sb)).toEqual([]);
 			expect(messages).toHaveLength(1000);

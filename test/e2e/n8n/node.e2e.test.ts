@@ -6,6 +6,7 @@
  * against a sandbox this test starts on 127.0.0.1. Set MSGSVC_SKIP_N8N_E2E=1 to skip (first run installs
  * the n8n host: minutes).
  */
+import { ledgerRows } from '../../support/ledger-rows.ts';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -95,7 +96,7 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 			expect(listed).toHaveLength(25);
 
 			// The service's ledger: exactly what the outputs say, no duplicates.
-			const ledger = sb.control.ledger();
+			const ledger = ledgerRows(sb);
 			expect(ledger.messages.map((m) => m.id).sort()).toEqual(sent.map((j) => j.id).sort());
 			expect(ledger.contacts).toHaveLength(25);
 			expect(sb.control.summary().duplicates_detected).toBe(0);
@@ -117,7 +118,7 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 			expect(failed).toHaveLength(1);
 			expect((failed[0]!.details as Record<string, unknown>).outcome).toBe('failed');
 			expect((failed[0]!.details as Record<string, unknown>).param).toBe('to');
-			const delivered = sb.control.ledger().messages.map((m) => m.id);
+			const delivered = ledgerRows(sb).messages.map((m) => m.id);
 			for (const j of sent) expect(delivered).toContain(j.id);
 		},
 		5 * MINUTES,

@@ -7,6 +7,7 @@
  * - a refused import row reaches the node's error output.
  * Set MSGSVC_SKIP_N8N_E2E=1 to skip.
  */
+import { ledgerRows } from '../../support/ledger-rows.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,7 +152,7 @@ describeE2e('the package in a real n8n 2.41.1 editor (REST as the editor calls i
 		const { status, runData } = await editor!.runWorkflow('msgImportTyped', 'Start');
 		expect(status).toBe('success');
 		expect(outputJson(runData, 'Import', 0)[0]).toMatchObject({ completed: true, totals: { processed: 2, failed: 0 } });
-		const landed = sb.control.ledger().contacts.filter((c) => ['typed@example.com', 'plain@example.com'].includes(c.email as string));
+		const landed = ledgerRows(sb).contacts.filter((c) => ['typed@example.com', 'plain@example.com'].includes(c.email as string));
 		expect(landed.map((c) => [c.email, c.attributes])).toEqual([
 			['typed@example.com', { vip: true, city: 'Lisbon' }],
 			['plain@example.com', { vip: false }],

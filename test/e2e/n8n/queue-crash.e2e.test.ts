@@ -30,6 +30,7 @@ import {
 } from './n8n-harness.ts';
 import { notSentAgain, recipientsWithTwoTexts, sendBatchWorkflow, webhookTrigger } from './send-batch-steps.ts';
 import { realN8nSkipped } from '../../support/system.ts';
+import { ledgerRows } from '../../support/ledger-rows.ts';
 
 const MINUTES = 60_000;
 const OWNER = { email: 'owner@example.com', password: 'QueueCrash-pass1' };
@@ -99,7 +100,7 @@ describeE2e('queue mode on PostgreSQL: a worker killed mid-send, the same webhoo
 				delivered: summary.messages,
 				duplicates: summary.duplicates_detected,
 				recipientsWithTwoTexts: recipientsWithTwoTexts(sb).length,
-				recipients: new Set(sb.control.ledger().messages.map((m) => m.to)).size,
+				recipients: new Set(ledgerRows(sb).messages.map((m) => m.to)).size,
 				resentStatus: resent.status,
 				wallSeconds: (Date.now() - started) / 1000,
 			};

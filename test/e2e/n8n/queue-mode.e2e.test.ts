@@ -7,6 +7,7 @@
  * workers' pacing meets the shared limit. The ledger shows every message
  * exactly once; the 429s, wall time and items per second are printed. MSGSVC_SKIP_N8N_E2E=1 skips it.
  */
+import { ledgerRows } from '../../support/ledger-rows.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,7 +83,7 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 				console.log(`queue mode: an execution did not succeed: ${JSON.stringify(executions.map(outcome))}\n${servers.map((s, i) => `--- ${i === 0 ? 'main' : `worker ${i}`}\n${tail(s.output())}`).join('\n')}`);
 			}
 			expect(executions.map(outcome).map(({ status, error }) => ({ status, error }))).toEqual(Array(EXECUTIONS).fill({ status: 'success', error: undefined }));
-			const ledger = sb.control.ledger();
+			const ledger = ledgerRows(sb);
 			const summary = sb.control.summary();
 			const calls = EXECUTIONS * Math.ceil(PER_EXECUTION / 500);
 			const rejected429 = ledger.requests - calls;

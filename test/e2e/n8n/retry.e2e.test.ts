@@ -9,6 +9,7 @@
  *   - examples/n8n-resend-failed.json: failed rows leave by the error output, are fixed, and are sent.
  * One n8n (`n8n start`, SQLite, default saving) serves the whole file. MSGSVC_SKIP_N8N_E2E=1 skips it.
  */
+import { ledgerRows } from '../../support/ledger-rows.ts';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -96,7 +97,7 @@ describeE2e('what is safe to retry in a real n8n 2.41.1 (REST API, as the editor
 				const sent = executionItems(retried, 'Send Batch');
 				expect(sent).toHaveLength(1000);
 				expect(sent.filter(notSentAgain)).toHaveLength(500);
-				const ledgerIds = new Set(sb.control.ledger().messages.map((m) => m.id));
+				const ledgerIds = new Set(ledgerRows(sb).messages.map((m) => m.id));
 				expect(sent.filter((j) => typeof j.id === 'string' && !ledgerIds.has(j.id))).toEqual([]);
 			},
 			10 * MINUTES,
@@ -132,7 +133,7 @@ describeE2e('what is safe to retry in a real n8n 2.41.1 (REST API, as the editor
 				['alan(at)example.com', 'failed'],
 			]);
 			expect(executionItems(execution, 'Send Fixed').map((j) => j.to)).toEqual(['grace@example.com', 'alan@example.com']);
-			const delivered = sb.control.ledger().messages.map((m) => m.to).sort();
+			const delivered = ledgerRows(sb).messages.map((m) => m.to).sort();
 			expect(delivered).toEqual(['ada@example.com', 'alan@example.com', 'barbara@example.com', 'grace@example.com', 'linus@example.com']);
 			expect(sb.control.summary().duplicates_detected).toBe(0);
 		},

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sandbox } from '../../../sandbox/server.ts';
 import { manualWorkflow, MESSAGING_PACKAGE, type ChainNode, type N8nRest, type N8nWorkflow } from './n8n-harness.ts';
+import { ledgerRows } from '../../support/ledger-rows.ts';
 
 export interface SendBatchWorkflowOptions {
   id: string;
@@ -84,6 +85,6 @@ export function notSentAgain(json: Record<string, unknown>): boolean {
 /** Recipients the ledger shows with more than one message (what "sent twice" means to the people receiving it). */
 export function recipientsWithTwoTexts(sb: Sandbox): string[] {
   const counts = new Map<string, number>();
-  for (const m of sb.control.ledger().messages) counts.set(m.to, (counts.get(m.to) ?? 0) + 1);
+  for (const m of ledgerRows(sb).messages) counts.set(m.to, (counts.get(m.to) ?? 0) + 1);
   return [...counts].filter(([, n]) => n > 1).map(([to]) => to);
 }
