@@ -8,5 +8,7 @@ module.exports = {
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 60000,
+  // Every run in a new order (Jest prints the seed; `--seed=N` repeats one): a test that leans on another's state fails here.
+  randomize: true,
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
 };
