@@ -61,8 +61,9 @@ test('docs/n8n.md: in-page links and images resolve; it has the sections users l
 	for (const section of ['install', 'credential', 'operations', 'options', 'error-output', 'resource-mapper', 'limits', 'what-is-safe-to-retry']) expect([...slugs]).toContain(section);
 });
 
-test('the codex: Communication first, the search aliases users type', () => {
+test('the codex: Communication first, the search aliases users type, and only true ones (no SMS channel, no "sms")', () => {
 	const codex = JSON.parse(readFileSync(join(root, 'nodes/MessagingService/MessagingService.node.json'), 'utf8'));
 	expect(codex.categories[0]).toBe('Communication');
-	expect(codex.alias).toEqual(expect.arrayContaining(['sms', 'whatsapp', 'email', 'notification', 'contacts', 'bulk', 'import']));
+	expect(codex.alias).toEqual(expect.arrayContaining(['whatsapp', 'email', 'notification', 'contacts', 'bulk', 'import']));
+	expect(codex.alias).not.toContain('sms');
 });
