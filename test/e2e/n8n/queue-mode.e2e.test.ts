@@ -50,11 +50,15 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 			tarball: await buildAndPackMessagingPackage(work),
 			owner: OWNER,
 			credentials: [{ ...LOW_CEILING_CREDENTIAL, type: 'messagingServiceApi', data: { apiKey: 'sk_test_demo_rate_limited', baseUrl: sb.url } }],
-			env: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' },
+			// Two jobs at a time per worker: 4 executions at once cannot all land on one worker.
+			env: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true', N8N_CONCURRENCY_PRODUCTION_LIMIT: '2' },
 		});
 		servers = [cluster.main, ...cluster.workers];
 		rest = cluster.rest;
 	}, 20 * MINUTES);
+
+	// One n8n cluster for the file, but each test starts from an empty sandbox (the order is random).
+	beforeEach(() => sb.control.reset());
 
 	afterAll(async () => {
 		await cluster?.stop();
@@ -88,6 +92,8 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 			const calls = EXECUTIONS * Math.ceil(PER_EXECUTION / 500);
 			const rejected429 = ledger.requests - calls;
 			const workerLogs = servers.slice(1).map((worker) => worker.output());
+			/** The executions a worker's log says it started. */
+			const ranOn = (log: string): string[] => executionIds.filter((id) => log.includes(`Worker started execution ${id} `));
 			const nodeLogLines = (out: string): number => out.split('\n').filter((line) => line.includes('Messaging Service: ')).length;
 			const figures = {
 				items: EXECUTIONS * PER_EXECUTION,
@@ -96,6 +102,7 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 				requests: ledger.requests,
 				'429s': rejected429,
 				'node log lines per worker': workerLogs.map(nodeLogLines),
+				'executions per worker': workerLogs.map((out) => ranOn(out).length),
 				wallSeconds: wallMs / 1000,
 				itemsPerSecond: Math.round((EXECUTIONS * PER_EXECUTION) / (wallMs / 1000)),
 			};
@@ -105,8 +112,10 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 			expect(summary.messages).toBe(EXECUTIONS * PER_EXECUTION);
 			expect(summary.duplicates_detected).toBe(0);
 			for (const execution of executions) expect(executionItems(execution, 'Send Batch')).toHaveLength(PER_EXECUTION);
-			// The executions ran on the workers, not on the main.
-			expect(workerLogs.map(nodeLogLines).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+			// The executions ran on the workers, not on the main, and each worker ran at least one of them.
+			const byWorker = workerLogs.map(ranOn);
+			expect(byWorker.map((ids) => ids.length).every((n) => n >= 1)).toBe(true);
+			expect(byWorker.flat().sort()).toEqual([...executionIds].sort());
 			expect(nodeLogLines(servers[0]!.output())).toBe(0);
 		},
 		15 * MINUTES,
@@ -115,7 +124,6 @@ describeE2e('n8n queue mode: main + 2 workers, 4 concurrent executions on one ra
 	test(
 		'a Retry of an execution that failed after 500 of 1,000 on a worker: nothing is sent twice',
 		async () => {
-			sb.control.reset();
 			const { id } = await rest.createWorkflow(sendBatchWorkflow({ id: 'queueRetryWf', name: 'queue retry', count: 1000, emailPrefix: 'r', credential: LOW_CEILING_CREDENTIAL }));
 			const failedId = await failAfterFirstChunk(rest, sb, id);
 
