@@ -54,6 +54,9 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 		await time('importCredentials', () => importCredentials(home!, [credential]));
 	}, 20 * MINUTES);
 
+	// One n8n for the file, but each test starts from an empty sandbox (the order is random).
+	beforeEach(() => sb.control.reset());
+
 	afterAll(async () => {
 		await killAll();
 		await sb?.close();
