@@ -142,7 +142,8 @@ export const UNKNOWN_OUTCOME_REMEDY =
 
 /**
  * One line for a person: what failed (code), the service's words, what to do, and where (an item or
- * row, given by the adapter). Used by the n8n node and the action alike.
+ * row, given by the adapter). The action's annotations and summary, and the results' outcome lines;
+ * the n8n node splits the same pieces into a title of at most 80 characters and a description.
  */
 export function describeError(error: ApiError, where?: string): string {
   const parts = [`${error.code}: ${error.message.replace(/[.\s]+$/, '')}.`, error.remedy];

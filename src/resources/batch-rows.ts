@@ -3,7 +3,7 @@ import type { ServiceErrorBody } from '../errors.ts';
 import type { Chunk } from '../chunking.ts';
 import { statusForCode } from '../status-codes.ts';
 import type { BulkOutcome, CallInfo, ItemResult } from '../types.ts';
-import { asApiError, notAttemptedError } from './chunk-errors.ts';
+import { asChunkError, notAttemptedError } from './chunk-errors.ts';
 
 interface Row {
   index?: unknown;
@@ -58,7 +58,7 @@ export function mapRows<T>(chunk: Chunk<T>, data: unknown, call: CallInfo): Item
 
 /** Every input of a chunk whose call ended as a whole: refused (`failed`) or not known (`unknown`). */
 export function failedChunk<T>(chunk: Chunk<T>, error: unknown, call: CallInfo): ItemResult[] {
-  const apiError = asApiError(error);
+  const apiError = asChunkError(error);
   return chunk.items.map((_, i): ItemResult =>
     apiError.outcomeUnknown
       ? { index: chunk.offset + i, status: 'unknown', error: apiError, call }
@@ -81,6 +81,6 @@ export function summarize(results: ItemResult[], error?: unknown): BulkOutcome {
     failed: counts.failed,
     unknown: counts.unknown,
     notAttempted: counts.not_attempted,
-    error: error === undefined ? undefined : asApiError(error),
+    error: error === undefined ? undefined : asChunkError(error),
   };
 }

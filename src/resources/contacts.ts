@@ -1,7 +1,7 @@
 import { budgetFor } from '../core.ts';
 import type { ClientCore } from '../core.ts';
 import { ApiError, inputError, transportError } from '../errors.ts';
-import { asApiError, notAttemptedError } from './chunk-errors.ts';
+import { asChunkError, notAttemptedError } from './chunk-errors.ts';
 import { Paginator, pageSizeFor } from '../pagination.ts';
 import type { CallInfo, ContactInput, ImportChunk, ImportOutcome, ImportRowError, ImportWait, ImportWaitOutcome, Job, ListPage, RequestOptions } from '../types.ts';
 import type { WaitOptions } from '../job-waiter.ts';
@@ -63,7 +63,7 @@ export class Contacts {
           return { result: queued, replayed: response.replayed };
         },
         failed: (call, err) => {
-          const error = asApiError(err);
+          const error = asChunkError(err);
           const info: CallInfo = { chunk: call.chunk, idempotencyKey: call.idempotencyKey, requestId: error.requestId, replayed: false };
           return { chunk: call.chunk, offset: call.offset, count: call.items.length, status: error.outcomeUnknown ? 'unknown' : 'failed', error, call: info };
         },
@@ -78,7 +78,7 @@ export class Contacts {
       },
       options,
     );
-    return { chunks: results, error: error === undefined ? undefined : asApiError(error) };
+    return { chunks: results, error: error === undefined ? undefined : asChunkError(error) };
   }
 
   /**
@@ -98,7 +98,7 @@ export class Contacts {
       try {
         result = await this.jobs.wait(c.job.id, { ...options, timeoutMs });
       } catch (error) {
-        result = { status: 'poll_failed', error: asApiError(error), job: c.job };
+        result = { status: 'poll_failed', error: asChunkError(error), job: c.job };
       }
       waits.push({ chunk: c.chunk, offset: c.offset, count: c.count, jobId: c.job.id, result });
     }

@@ -3,7 +3,7 @@ import type { ClientCore } from '../core.ts';
 import { inputError } from '../errors.ts';
 import type { BulkOutcome, CallInfo, MessageElement, RequestOptions, SendMessageInput } from '../types.ts';
 import { failedChunk, mapRows, skippedChunk, summarize } from './batch-rows.ts';
-import { asApiError } from './chunk-errors.ts';
+import { asChunkError } from './chunk-errors.ts';
 import { runChunkedWrite } from './operation.ts';
 import { unwrap } from './unwrap.ts';
 import type { ChunkCall } from './operation.ts';
@@ -60,7 +60,7 @@ export class Messages {
           });
           return { result: mapRows(call, response.data, callInfo(call, response.requestId, response.replayed)), replayed: response.replayed };
         },
-        failed: (call, err) => failedChunk(call, err, callInfo(call, asApiError(err).requestId)),
+        failed: (call, err) => failedChunk(call, err, callInfo(call, asChunkError(err).requestId)),
         skipped: (call, err) => skippedChunk(call, err, callInfo(call)),
       },
       options,

@@ -6,7 +6,7 @@ import { inputError } from '../errors.ts';
 import { chunkIdempotencyKey, splitIdempotencyKey, validateIdempotencyKey } from '../idempotency.ts';
 import type { WaitBudget } from '../rate-limiter.ts';
 import type { ChunkEvent, RequestOptions } from '../types.ts';
-import { asApiError } from './chunk-errors.ts';
+import { asChunkError } from './chunk-errors.ts';
 
 export interface ChunkCall<T> extends SizedChunk<T> {
   idempotencyKey: string;
@@ -60,12 +60,12 @@ export async function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrit
       ...extra,
     });
   const fail = (call: ChunkCall<T>, error: unknown): R => {
-    const apiError = asApiError(error);
+    const apiError = asChunkError(error);
     notify(call, apiError.outcomeUnknown ? 'unknown' : 'failed', undefined, { error: apiError });
     return write.failed(call, apiError);
   };
   const skip = (call: ChunkCall<T>, error: unknown): R => {
-    notify(call, 'skipped', undefined, { error: asApiError(error) });
+    notify(call, 'skipped', undefined, { error: asChunkError(error) });
     return write.skipped(call, error);
   };
 
@@ -81,7 +81,7 @@ export async function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrit
       notify(call, 'done', startedAt, { replayed });
       return { results: [result] };
     } catch (error) {
-      const apiError = asApiError(error);
+      const apiError = asChunkError(error);
       if (apiError.status !== 413 || apiError.outcomeUnknown || call.items.length < 2) return { results: [fail(call, apiError)], error: apiError };
       const [first, second] = halves(call, bodyText);
       const a = await settle(first);
