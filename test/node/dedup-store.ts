@@ -115,3 +115,10 @@ export function dedupStore(): MemoryDeduplicator {
 	}
 	return installed;
 }
+
+/** The store, emptied before each test of the suite that asks for it. */
+export function useDedupStore(): MemoryDeduplicator {
+	const store = dedupStore();
+	beforeEach(() => store.reset());
+	return store;
+}

@@ -6,20 +6,13 @@
  */
 import { ledgerRows } from '../support/ledger-rows.ts';
 import { runNode } from './harness.ts';
-import { dedupStore } from './dedup-store.ts';
-import { batchParameters, credentialsFor, pairedIndex, people, startSandbox } from './support.ts';
-import type { Sandbox } from '../../sandbox/server.ts';
+import { useDedupStore } from './dedup-store.ts';
+import { useSandbox } from '../sandbox/helpers.ts';
+import { batchParameters, credentialsFor, pairedIndex, people } from './support.ts';
 
-let sb: Sandbox;
-const store = dedupStore();
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => {
-	sb.control.reset();
-	store.reset();
-});
+// One sandbox and one store for the file, both emptied before each test.
+const sb = useSandbox({ job_rows_per_second: 5000 });
+useDedupStore();
 
 const perOrder = { ...batchParameters, options: { idempotencyKey: '={{ $json.orderId }}' } };
 

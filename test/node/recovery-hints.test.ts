@@ -4,20 +4,13 @@
  * the parent. n8n-core's engine, real HTTP, n8n's deduplication service over dedup-store.ts.
  */
 import { runNode } from './harness.ts';
-import { dedupStore } from './dedup-store.ts';
-import { batchParameters, credentialsFor, people, startSandbox } from './support.ts';
-import type { Sandbox } from '../../sandbox/server.ts';
+import { useDedupStore } from './dedup-store.ts';
+import { useSandbox } from '../sandbox/helpers.ts';
+import { batchParameters, credentialsFor, people } from './support.ts';
 
-let sb: Sandbox;
-const store = dedupStore();
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => {
-	sb.control.reset();
-	store.reset();
-});
+// One sandbox and one store for the file, both emptied before each test.
+const sb = useSandbox({ job_rows_per_second: 5000 });
+useDedupStore();
 
 /** Both chunks of 1,000 items go out at once (two lanes) and every attempt is reset after commit. */
 function bothChunksUnknown(): void {
