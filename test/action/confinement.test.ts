@@ -6,24 +6,15 @@
  */
 import { ledgerRows } from '../support/ledger-rows.ts';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { start } from '../../sandbox/server.ts';
-import type { Sandbox } from '../../sandbox/server.ts';
 import { RELEASE_EVENT, tempDir, workspace } from './helpers.ts';
-import { DIST, leaks, runStep } from './runner.ts';
+import { leaks, runStep, useBundleSandbox } from './runner.ts';
 import type { StepResult } from './runner.ts';
 
 const KEY = 'sk_test_demo_ok';
 const TOKEN = 'ghp_thisIsTheRunnersTokenFile0123456789';
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  if (!existsSync(DIST)) throw new Error('action/dist/index.js is missing: run `npm run build:action`');
-  sandbox = await start({ port: 0, config: { job_rows_per_second: 20000 } });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.control.reset());
+const sandbox = useBundleSandbox();
 
 /** A workspace with `files`, then `links` (path in the workspace → target) made as symlinks. */
 function checkout(files: Record<string, string>, links: Record<string, string> = {}): string {

@@ -4,19 +4,9 @@
  * of NULs. A NUL in a field name is refused too. Run as the runner runs the bundle, against a sandbox.
  */
 import { ledgerRows } from '../support/ledger-rows.ts';
-import { existsSync } from 'node:fs';
-import { start } from '../../sandbox/server.ts';
-import type { Sandbox } from '../../sandbox/server.ts';
-import { DIST, runStep } from './runner.ts';
+import { runStep, useBundleSandbox } from './runner.ts';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  if (!existsSync(DIST)) throw new Error('action/dist/index.js is missing: run `npm run build:action`');
-  sandbox = await start({ port: 0, config: { job_rows_per_second: 20000 } });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.control.reset());
+const sandbox = useBundleSandbox();
 
 const CSV = 'first_name,email\nAnn,ann@example.com\nBob,bob@example.com\n';
 

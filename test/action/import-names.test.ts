@@ -4,22 +4,12 @@
  * outputs are written. Counts are numbers in every mode, and a bad row of a file is named by its line
  * in the log and the summary alike. The bundle runs as the runner runs it, against a sandbox.
  */
-import { existsSync } from 'node:fs';
-import { start } from '../../sandbox/server.ts';
-import type { Sandbox } from '../../sandbox/server.ts';
 import { RELEASE_EVENT } from './helpers.ts';
-import { DIST, runStep } from './runner.ts';
+import { runStep, useBundleSandbox } from './runner.ts';
 import type { StepOptions, StepResult } from './runner.ts';
 import { ledgerRows } from '../support/ledger-rows.ts';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  if (!existsSync(DIST)) throw new Error('action/dist/index.js is missing: run `npm run build:action`');
-  sandbox = await start({ port: 0, config: { job_rows_per_second: 5000 } });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.control.reset());
+const sandbox = useBundleSandbox({ job_rows_per_second: 5000 });
 
 function step(inputs: Record<string, string>, options: StepOptions = {}): Promise<StepResult> {
   return runStep({ 'api-key': 'sk_test_demo_ok', 'base-url': sandbox.url, ...inputs }, { event: RELEASE_EVENT, ...options });

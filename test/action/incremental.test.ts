@@ -6,21 +6,12 @@
  */
 import { ledgerRows } from '../support/ledger-rows.ts';
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { start } from '../../sandbox/server.ts';
-import type { Sandbox } from '../../sandbox/server.ts';
 import { tempDir } from './helpers.ts';
-import { DIST, runStep } from './runner.ts';
+import { runStep, useBundleSandbox } from './runner.ts';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  if (!existsSync(DIST)) throw new Error('action/dist/index.js is missing: run `npm run build:action`');
-  sandbox = await start({ port: 0, config: { job_rows_per_second: 100000 } });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.control.reset());
+const sandbox = useBundleSandbox({ job_rows_per_second: 100000 });
 
 function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd: dir, encoding: 'utf8' }).trim();

@@ -6,9 +6,19 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Sandbox, SandboxConfigInput } from '../../sandbox/server.ts';
+import { useSandbox } from '../sandbox/helpers.ts';
 import { ROOT, tempDir, withDefaults, workspace } from './helpers.ts';
 
 export const DIST = join(ROOT, 'action', 'dist', 'index.js');
+
+/** The sandbox a file of bundle tests runs against, emptied before each test; the bundle must be built. */
+export function useBundleSandbox(config: SandboxConfigInput = { job_rows_per_second: 20_000 }): Sandbox {
+  beforeAll(() => {
+    if (!existsSync(DIST)) throw new Error('action/dist/index.js is missing: run `npm run build:action`');
+  });
+  return useSandbox(config);
+}
 
 export interface StepResult {
   code: number;

@@ -5,20 +5,11 @@
  * that: the ledger ends with every message once. Run as the runner runs the bundle.
  */
 import { ledgerRows } from '../support/ledger-rows.ts';
-import { existsSync } from 'node:fs';
-import { start } from '../../sandbox/server.ts';
-import type { Sandbox } from '../../sandbox/server.ts';
 import { RELEASE_EVENT } from './helpers.ts';
-import { DIST, leaks, runStep } from './runner.ts';
+import { leaks, runStep, useBundleSandbox } from './runner.ts';
 import type { StepOptions, StepResult } from './runner.ts';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  if (!existsSync(DIST)) throw new Error('action/dist/index.js is missing: run `npm run build:action`');
-  sandbox = await start({ port: 0, config: { job_rows_per_second: 20000 } });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.control.reset());
+const sandbox = useBundleSandbox();
 
 async function step(inputs: Record<string, string>, options: StepOptions = {}): Promise<StepResult> {
   const r = await runStep({ 'api-key': 'sk_test_demo_ok', 'base-url': sandbox.url, ...inputs }, { event: RELEASE_EVENT, ...options });
