@@ -4,70 +4,28 @@
  * summary or output. A local proxy (node:http: CONNECT tunnels and absolute-URI forwarding) that
  * demands those credentials; the bundle runs as the runner runs it, against a sandbox.
  */
-import { existsSync } from 'node:fs';
-import { createServer, request } from 'node:http';
-import type { IncomingMessage, Server } from 'node:http';
-import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { start } from '../../sandbox/server.ts';
-import type { Sandbox } from '../../sandbox/server.ts';
 import { RELEASE_EVENT } from './helpers.ts';
-import { DIST, leaks, runStep } from './runner.ts';
+import { startLocalProxy, type LocalProxy } from './local-proxy.ts';
+import { leaks, runStep, useBundleSandbox } from './runner.ts';
 import { ledgerRows } from '../support/ledger-rows.ts';
 
 const USER = 'ci-bot';
 const PASSWORD = 'pr0xy-s3cret!';
 const AUTH = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
 
-let sandbox: Sandbox;
-let proxy: Server;
+const sandbox = useBundleSandbox({});
+/** A proxy that demands USER:PASSWORD. */
+let proxy: LocalProxy;
 let proxyPort: number;
-/** Each request or tunnel the proxy was asked for, and whether it carried the right credentials. */
-const asked: { what: string; authorized: boolean }[] = [];
-
-function authorized(req: IncomingMessage): boolean {
-  return req.headers['proxy-authorization'] === AUTH;
-}
+let asked: LocalProxy['asked'];
 
 beforeAll(async () => {
-  if (!existsSync(DIST)) throw new Error('action/dist/index.js is missing: run `npm run build:action`');
-  sandbox = await start({ port: 0 });
-  proxy = createServer((req, res) => {
-    asked.push({ what: `${req.method} ${req.url}`, authorized: authorized(req) });
-    if (!authorized(req)) return void res.writeHead(407, { 'proxy-authenticate': 'Basic' }).end();
-    const headers = { ...req.headers };
-    delete headers['proxy-authorization'];
-    const upstream = request(req.url!, { method: req.method, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(upstream);
-  });
-  proxy.on('connect', (req, client, head) => {
-    asked.push({ what: `CONNECT ${req.url}`, authorized: authorized(req) });
-    if (!authorized(req)) return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\n\r\n');
-    const [host, port] = String(req.url).split(':');
-    const upstream = connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  proxyPort = (proxy.address() as AddressInfo).port;
+  proxy = await startLocalProxy({ auth: AUTH });
+  proxyPort = proxy.port;
+  asked = proxy.asked;
 });
-afterAll(async () => {
-  proxy.closeAllConnections();
-  await new Promise((resolve) => proxy.close(resolve));
-  await sandbox.close();
-});
-beforeEach(() => {
-  asked.length = 0;
-  sandbox.control.reset();
-});
+afterAll(() => proxy.close());
+beforeEach(() => proxy.reset());
 
 const SEND = { mode: 'send', channel: 'email', to: 'ann@example.com', body: 'Released {{ event.release.tag_name }}' };
 /** A proxy nobody listens on: a request sent there would fail the step. */
