@@ -1,4 +1,4 @@
-import { describeError } from './errors.ts';
+import { describeError } from './error-wording.ts';
 import type { ItemResult } from './types.ts';
 
 /** The counts every outcome has (BulkOutcome, or an import's per-contact counts in its own words). */
@@ -44,9 +44,9 @@ export function describeResult(result: ItemResult, where?: string): string {
     case 'sent':
       return `Sent as ${result.id}${result.call.replayed ? ' (replayed: an earlier attempt had sent it; nothing was sent twice)' : ''}${tail}`;
     case 'failed':
-      return describeError(result.error, where);
+      return describeError(result.error, { where });
     case 'unknown':
-      return `Outcome unknown: ${describeError(result.error)} Idempotency key: ${result.call.idempotencyKey}${tail}`;
+      return describeError(result.error, { where, idempotencyKey: result.call.idempotencyKey });
     case 'not_attempted':
       return `${sentence(result.error.message)} Nothing was sent for it. ${result.error.remedy} Its key would have been ${result.call.idempotencyKey}${tail}`;
   }
