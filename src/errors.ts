@@ -147,7 +147,7 @@ export function remedyFor(code: string, param?: string, words: SurfaceWords = CL
   const unnamed = `${code}_unnamed`;
   const remedy = !param && Object.hasOwn(REMEDIES, unnamed) ? REMEDIES[unnamed] : Object.hasOwn(REMEDIES, code) ? REMEDIES[code] : 'See the error reference for this code.';
   const settings: Record<string, string> = { apiKey: words.apiKeySetting, baseUrl: words.baseUrlSetting, rateLimitWait: words.rateLimitWaitSetting };
-  const worded = remedy.replace(/\{(\w+)\}/g, (_, name: string) => settings[name]!);
+  const worded = remedy.replace(/\{(\w+)\}/g, (placeholder, name: string) => settings[name] ?? placeholder);
   return param ? worded.replace(/named in `param`/g, `\`${param}\``) : worded;
 }
 
