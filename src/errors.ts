@@ -1,3 +1,6 @@
+import { CLIENT_WORDS } from './surface-words.ts';
+import type { SurfaceWords } from './surface-words.ts';
+
 /** Codes the client itself produces, beside the service's own codes of spec §7. */
 export type ClientErrorCode =
   | 'transport_error' // no answer, a severed answer, or a body that is not the documented envelope
@@ -21,7 +24,12 @@ export interface ServiceErrorBody {
 }
 
 export interface ApiErrorFields {
-  status: number; // HTTP status; 0 when no answer came back
+  /**
+   * The HTTP status of the answer that refused the call; 0 when no HTTP status applies: no answer came
+   * back, the client stopped on a limit of its own, or the service refused one element inside a
+   * successful answer (a batch row, an import job's row). Read it through `httpStatusOf`.
+   */
+  status: number;
   type: string;
   code: string;
   message: string;
@@ -64,9 +72,14 @@ export class ApiError extends Error implements ApiErrorFields {
     this.outcomeUnknown = fields.outcomeUnknown === true;
   }
 
-  /** What to tell a person to do about it, from the remedies of spec §7. */
+  /** What to tell a person to do about it, from the remedies of spec §7, in the client's own option names. */
   get remedy(): string {
-    return this.outcomeUnknown ? UNKNOWN_OUTCOME_REMEDY : remedyFor(this.code, this.param);
+    return this.remedyIn(CLIENT_WORDS);
+  }
+
+  /** The remedy naming the settings as the surface names them (surface-words.ts). */
+  remedyIn(words: SurfaceWords): string {
+    return this.outcomeUnknown ? UNKNOWN_OUTCOME_REMEDY : remedyFor(this.code, this.param, words);
   }
 
   toJSON(): ApiErrorFields & { remedy: string } {
@@ -94,8 +107,8 @@ export function transportError(message: string, status = 0, requestId?: string):
 }
 
 const REMEDIES: Record<string, string> = {
-  missing_api_key: 'Send the API key as "Authorization: Bearer <key>"; check the credential is set.',
-  invalid_api_key: 'The key matches no issued key: copy it again from the dashboard.',
+  missing_api_key: 'No API key reached the service: set {apiKey}.',
+  invalid_api_key: 'The key matches no issued key: copy it again from the dashboard into {apiKey}.',
   api_key_revoked: 'The key was revoked for good: issue a new key.',
   api_key_expired: 'The key has expired: issue a new key.',
   subscription_expired: 'The account has no running plan: renew it; the same key works afterwards.',
@@ -113,11 +126,11 @@ const REMEDIES: Record<string, string> = {
   idempotency_request_in_progress: 'The first request with this key is still running: retry later with the same key.',
   rate_limit_exceeded: 'Too many requests this minute for this key: wait for the rate window to reset.',
   internal_error: 'Service fault: retry once with the same Idempotency-Key.',
-  transport_error: 'No valid answer came back: check the base URL and the network; writes are safe to retry with the same Idempotency-Key.',
+  transport_error: 'No valid answer came back: check {baseUrl} and the network; writes are safe to retry with the same idempotency key.',
   invalid_input: 'Fix the input named in `param`; nothing was sent.',
   invalid_input_unnamed: 'Fix the input the message names; nothing was sent.',
-  invalid_base_url: 'Use an https:// base URL ending in /v1 (http:// only for a local sandbox on loopback).',
-  rate_limit_wait_exceeded: 'The rate window resets later than the wait you allowed (Max Rate-Limit Wait in n8n, max-rate-limit-wait in the action): raise it or send less.',
+  invalid_base_url: 'Set {baseUrl} to an https:// address ending in /v1 (http:// only for a local sandbox on loopback).',
+  rate_limit_wait_exceeded: 'The rate window resets later than the wait you allowed: raise {rateLimitWait}, or send less.',
   retry_budget_exhausted: 'Too many failures in a row: the service looks unhealthy; try again later.',
   page_cap_reached: 'The listing stopped at its page cap while the service still had more: ask for fewer, or resume from the cursor the message gives.',
   row_error: 'The service refused this row without a code: see the message, fix the row and import it again.',
@@ -126,29 +139,18 @@ const REMEDIES: Record<string, string> = {
 };
 
 /**
- * The remedy of a code. One that points at the field names it (`email`) when the error names one, and
- * has a variant for errors that name none.
+ * The remedy of a code, naming the surface's own settings (`{apiKey}` and the like in the table). One
+ * that points at the field names it (`email`) when the error names one, and has a variant for errors
+ * that name none.
  */
-export function remedyFor(code: string, param?: string): string {
+export function remedyFor(code: string, param?: string, words: SurfaceWords = CLIENT_WORDS): string {
   const unnamed = `${code}_unnamed`;
-  if (!param && Object.hasOwn(REMEDIES, unnamed)) return REMEDIES[unnamed];
-  const remedy = Object.hasOwn(REMEDIES, code) ? REMEDIES[code] : 'See the error reference for this code.';
-  return param ? remedy.replace(/named in `param`/g, `\`${param}\``) : remedy;
+  const remedy = !param && Object.hasOwn(REMEDIES, unnamed) ? REMEDIES[unnamed] : Object.hasOwn(REMEDIES, code) ? REMEDIES[code] : 'See the error reference for this code.';
+  const settings: Record<string, string> = { apiKey: words.apiKeySetting, baseUrl: words.baseUrlSetting, rateLimitWait: words.rateLimitWaitSetting };
+  const worded = remedy.replace(/\{(\w+)\}/g, (placeholder, name: string) => settings[name] ?? placeholder);
+  return param ? worded.replace(/named in `param`/g, `\`${param}\``) : worded;
 }
 
 /** The remedy of a write whose outcome is unknown, whatever the code that ended it. */
 export const UNKNOWN_OUTCOME_REMEDY =
   'It may or may not have gone through: send again with the same idempotency key; the service replays or completes it, never twice. A new key could send it twice.';
-
-/**
- * One line for a person: what failed (code), the service's words, what to do, and where (an item or
- * row, given by the adapter). The action's annotations and summary, and the results' outcome lines;
- * the n8n node splits the same pieces into a title of at most 80 characters and a description.
- */
-export function describeError(error: ApiError, where?: string): string {
-  const parts = [`${error.code}: ${error.message.replace(/[.\s]+$/, '')}.`, error.remedy];
-  if (error.param && !error.message.includes(error.param)) parts.push(`(field: ${error.param})`);
-  if (error.requestId) parts.push(`[request ${error.requestId}]`);
-  if (where) parts.push(`— ${where}`);
-  return parts.join(' ');
-}

@@ -1,8 +1,8 @@
 import { ApiError } from './errors.ts';
-import { statusForCode } from './status-codes.ts';
 import type { ImportOutcome, ImportRowError, ImportWait, ImportWaitOutcome } from './types.ts';
-import { CLIENT_WORDS, stillRunning, waitEndedError } from './wait-ending.ts';
-import type { SurfaceWords } from './wait-ending.ts';
+import { CLIENT_WORDS } from './surface-words.ts';
+import type { SurfaceWords } from './surface-words.ts';
+import { stillRunning, waitEndedError } from './wait-ending.ts';
 
 /**
  * What became of one contact of an import:
@@ -55,7 +55,7 @@ export function rowErrorAsApiError(row: Pick<ImportRowError, 'type' | 'code' | '
     raw = String(row.error);
   }
   return new ApiError({
-    status: statusForCode(code),
+    status: 0, // a row of a job: no HTTP status of its own
     type: row.type ?? 'invalid_request_error',
     code,
     message: row.message ?? `The service reported this row failed: ${raw.length > 300 ? `${raw.slice(0, 300)}…` : raw}`,

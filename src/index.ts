@@ -1,6 +1,8 @@
 export { MessagingClient, DEFAULT_MAX_BODY_BYTES } from './client.ts';
 export type { ClientOptions } from './client.ts';
-export { ApiError, describeError, remedyFor } from './errors.ts';
+export { ApiError, remedyFor } from './errors.ts';
+export { describeError, errorDescription, errorTitle, httpStatusOf, refusedText, REFUSED_LEAD, TITLE_MAX_LENGTH } from './error-wording.ts';
+export type { ErrorTextOptions } from './error-wording.ts';
 export type { ApiErrorFields, ServiceErrorBody } from './errors.ts';
 export type { HttpRequest, HttpResponse, Runtime, Transport } from './runtime.ts';
 export { REQUEST_NOT_SENT } from './runtime.ts';
@@ -29,8 +31,11 @@ export { describeOutcome, describeResult, replayedCount, RESEND_HINT } from './o
 export type { OutcomeCounts } from './outcome-wording.ts';
 export { importResults, describeImportResults, rowErrorAsApiError } from './import-results.ts';
 export type { ContactStatus, ContactResult, ImportResults } from './import-results.ts';
-export { CLIENT_WORDS, DEFAULT_WAIT_TIMEOUT_SECONDS, stillRunning, waitEndedError } from './wait-ending.ts';
-export type { SurfaceWords } from './wait-ending.ts';
+export { describeJobResults, jobResult, jobRowPlace, jobsStatus } from './job-results.ts';
+export type { ImportJobStatus, JobResult, JobRowFailure } from './job-results.ts';
+export { DEFAULT_WAIT_TIMEOUT_SECONDS, stillRunning, waitEndedError } from './wait-ending.ts';
+export { CLIENT_WORDS } from './surface-words.ts';
+export type { SurfaceWords } from './surface-words.ts';
 export { describeClientEvent, describeChunkEvent, formatSeconds } from './log-lines.ts';
 export { resendsForUnknown } from './resend.ts';
 export type { Resend } from './resend.ts';

@@ -1,4 +1,6 @@
-import { describeError } from './errors.ts';
+import { describeError } from './error-wording.ts';
+import { CLIENT_WORDS } from './surface-words.ts';
+import type { SurfaceWords } from './surface-words.ts';
 import type { ItemResult } from './types.ts';
 
 /** The counts every outcome has (BulkOutcome, or an import's per-contact counts in its own words). */
@@ -36,18 +38,19 @@ export function describeOutcome(counts: OutcomeCounts, words: { sent?: string } 
 
 /**
  * One line for one input's result, with what to do about it; `where` names the input in the host's
- * words (an item, a line of a file). An unknown or not-attempted result names the key that settles it.
+ * words (an item, a line of a file), its remedy the surface's settings. An unknown or not-attempted
+ * result names the key that settles it.
  */
-export function describeResult(result: ItemResult, where?: string): string {
+export function describeResult(result: ItemResult, where?: string, words: SurfaceWords = CLIENT_WORDS): string {
   const tail = where ? ` — ${where}` : '';
   switch (result.status) {
     case 'sent':
       return `Sent as ${result.id}${result.call.replayed ? ' (replayed: an earlier attempt had sent it; nothing was sent twice)' : ''}${tail}`;
     case 'failed':
-      return describeError(result.error, where);
+      return describeError(result.error, { where, words });
     case 'unknown':
-      return `Outcome unknown: ${describeError(result.error)} Idempotency key: ${result.call.idempotencyKey}${tail}`;
+      return describeError(result.error, { where, words, idempotencyKey: result.call.idempotencyKey });
     case 'not_attempted':
-      return `${sentence(result.error.message)} Nothing was sent for it. ${result.error.remedy} Its key would have been ${result.call.idempotencyKey}${tail}`;
+      return `${sentence(result.error.message)} Nothing was sent for it. ${result.error.remedyIn(words)} Its key would have been ${result.call.idempotencyKey}${tail}`;
   }
 }

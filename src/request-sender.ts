@@ -229,7 +229,8 @@ export class RequestSender {
         continue;
       }
       if (!this.retryBudget.trySpend(failure.code === 'transport_error')) {
-        throw end(new ApiError({ ...failure.toJSON(), code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.code}: ${failure.message})` }));
+        // The client's own limit: no HTTP status of its own (the last answer's is named in the message).
+        throw end(new ApiError({ ...failure.toJSON(), status: 0, code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.status ? `HTTP ${failure.status} ` : ''}${failure.code}: ${failure.message})` }));
       }
       const delayMs = Math.max(backoffDelay(state.retries, this.options.retry, runtime.random), decision.atLeastMs ?? 0);
       if (deadline !== undefined && runtime.now() + delayMs >= deadline) throw end(deadlineError(call));

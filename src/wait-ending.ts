@@ -1,29 +1,13 @@
 import { ApiError } from './errors.ts';
+import { CLIENT_WORDS } from './surface-words.ts';
+import type { SurfaceWords } from './surface-words.ts';
 import type { ImportWait, Job } from './types.ts';
-
-/**
- * How a surface names what a user can do about a job still running: its own timeout setting and its own
- * way to read the job again. Every "still running" sentence of both adapters is built from these, so
- * neither shows the client's internal names (`jobs.wait`, `timeoutMs`) to its users.
- */
-export interface SurfaceWords {
-  /** The wait's timeout as the surface names it, e.g. `"Timeout (Seconds)"` or `wait-timeout`. */
-  timeoutSetting: string;
-  /** How to read these jobs again later on this surface. */
-  readAgain(jobIds: readonly string[]): string;
-}
 
 /**
  * How long both surfaces wait for import jobs unless told otherwise (the action's `wait-timeout`, the
  * node's Timeout fields): one figure, so the same import ends the same way on either.
  */
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 600;
-
-/** For the client used as a library: its own option and method names. */
-export const CLIENT_WORDS: SurfaceWords = {
-  timeoutSetting: 'timeoutMs',
-  readAgain: (ids) => `call jobs.wait with ${ids.length === 1 ? 'its id' : 'their ids'}`,
-};
 
 /** The one ending for jobs still running when the wait stopped: they keep running on the service. */
 export function stillRunning(jobIds: readonly string[], words: SurfaceWords, timedOut: boolean): string {

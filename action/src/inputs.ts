@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { ApiError, normalizeBaseUrl, splitRecipients, validateIdempotencyKey } from '../../src/index.ts';
 import { validateProxy } from './proxy.ts';
-import { RENAMED_MODES, warnDeprecated } from './renamed.ts';
+import { modeNames, warnDeprecated } from './renamed.ts';
 import type { CoreLike } from './types.ts';
 
 /** An invalid input: always fails the step, naming the input. */
@@ -93,10 +93,9 @@ function readDirsInput(core: CoreLike): string[] {
 
 /** `mode`, with the deprecated `job` read as `import-status` (and a warning). */
 function modeInput(core: CoreLike): string {
-  const given = core.getInput('mode').trim() || 'send';
-  const renamed = RENAMED_MODES[given];
-  if (renamed) warnDeprecated(core, `mode: ${given}`, `mode: ${renamed}`);
-  return renamed ?? given;
+  const { current, deprecated } = modeNames(core);
+  if (deprecated) core.warning(deprecated);
+  return current;
 }
 
 /** `import-job-ids`, else the deprecated `job-id` (with a warning); both set to different values is refused. */

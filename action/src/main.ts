@@ -15,9 +15,11 @@ import type { ModeContext } from './modes/shared.ts';
 import { syncContactsMode } from './modes/sync-contacts.ts';
 import { proxyForLog, proxySecrets } from './proxy.ts';
 import { readRoots } from './read-paths.ts';
+import { modeNames } from './renamed.ts';
 import type { ReadRoots } from './read-paths.ts';
 import { newReport, writeOutputs, writeResultsFile } from './report.ts';
 import { writeSummary } from './summary.ts';
+import { ACTION_WAIT_WORDS } from './wait-words.ts';
 import type { CoreLike, ContextLike } from './types.ts';
 
 export const USER_AGENT = 'messaging-service-github-action/1';
@@ -66,7 +68,9 @@ export async function run(deps: RunDependencies): Promise<void> {
   const log = new Log(core);
   if (apiKey) log.addSecret(apiKey);
   for (const secret of proxySecrets(core.getInput('proxy'))) log.addSecret(secret);
-  let report = newReport(core.getInput('mode').trim() || 'send', false);
+  // The mode's current name from the start, so a step that fails early is titled as it would be later.
+  const modeName = modeNames(core);
+  let report = newReport(modeName.current, false);
   const stats = { retries: 0, waits: 0, waitedMs: 0 };
   let failOnError = true; // until the inputs are read; a step that can't read them fails anyway
   try {
@@ -93,9 +97,10 @@ export async function run(deps: RunDependencies): Promise<void> {
     await MODES[settings.mode](ctx);
   } catch (error) {
     if (error instanceof InputError) report.fatal = log.mask(error.message);
-    else if (error instanceof ApiError) report.fatal = log.mask(error.status === 0 && error.code === 'invalid_input' ? `Invalid input: ${describeError(error)}` : describeError(error));
+    else if (error instanceof ApiError) report.fatal = log.mask(`${error.code === 'invalid_input' ? 'Invalid input: ' : ''}${describeError(error, { words: ACTION_WAIT_WORDS })}`);
     else report.fatal = `Unexpected error: ${log.mask(error instanceof Error ? (error.stack ?? error.message) : String(error))}`;
   }
+  if (modeName.deprecated) report.notes.unshift(modeName.deprecated);
   if (stats.retries) report.notes.push(`${stats.retries} retr${stats.retries === 1 ? 'y' : 'ies'} by the client (see the log).`);
   if (stats.waits) report.notes.push(`Waited ${stats.waits} time(s) for the rate window, ${formatSeconds(stats.waitedMs)} in all.`);
   report.notes.push(...log.overflowNotes());

@@ -10,6 +10,20 @@ export const RENAMED_MODES: Readonly<Record<string, string>> = { job: 'import-st
 /** Old output name → new output name: both are written. */
 export const RENAMED_OUTPUTS: Readonly<Record<string, string>> = { 'job-ids': 'import-job-ids', 'job-status': 'import-status' };
 
+export function deprecation(old: string, current: string): string {
+  return `${old} is deprecated: use ${current} instead (same meaning). The old name still works until v2.`;
+}
+
 export function warnDeprecated(core: CoreLike, old: string, current: string): void {
-  core.warning(`${old} is deprecated: use ${current} instead (same meaning). The old name still works until v2.`);
+  core.warning(deprecation(old, current));
+}
+
+/**
+ * The `mode` input as given (`send` when empty), its current name, and the deprecation to show when it
+ * is an old one: the summary's title and notes use these even when the step fails before its inputs are read.
+ */
+export function modeNames(core: CoreLike): { given: string; current: string; deprecated?: string } {
+  const given = core.getInput('mode').trim() || 'send';
+  const renamed = Object.hasOwn(RENAMED_MODES, given) ? RENAMED_MODES[given] : undefined;
+  return renamed ? { given, current: renamed, deprecated: deprecation(`mode: ${given}`, `mode: ${renamed}`) } : { given, current: given };
 }

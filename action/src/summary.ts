@@ -46,19 +46,22 @@ function rowsTable(report: Report, text: (v: string | number | undefined) => str
   const rows = report.mode === 'sync-contacts' || report.mode === 'import-status' ? report.rows.filter((r) => r.status !== 'imported' && r.status !== 'queued') : report.rows;
   if (!rows.length) return [];
   const withLine = rows.some((r) => r.line !== undefined);
-  // A row of a file is named by its line, as in the log's annotations; a position (#) only where some
-  // row has no line (recipients given in the `to` input), so one row is never numbered two ways.
+  // A row of a file is named by its line, as in the log's annotations; a position only where some row
+  // has no line (recipients given in the `to` input: #, from 1), so one row is never numbered two ways.
+  // A job's row read without its file is named as the service and the annotation name it: its element
+  // index in the import call, from 0.
   const withPosition = rows.some((r) => r.line === undefined);
+  const byElement = report.mode === 'import-status';
   const withRecipient = rows.some((r) => r.recipient !== undefined);
   const withKey = rows.some((r) => r.status === 'unknown');
-  const head = [...(withPosition ? ['#'] : []), ...(withLine ? [`Line${report.file ? ` (${text(report.file)})` : ''}`] : []), ...(withRecipient ? ['Recipient'] : []), 'Status', 'Id or error', ...(withKey ? ['Idempotency key'] : [])];
+  const head = [...(withPosition ? [byElement ? 'Element' : '#'] : []), ...(withLine ? [`Line${report.file ? ` (${text(report.file)})` : ''}`] : []), ...(withRecipient ? ['Recipient'] : []), 'Status', 'Id or error', ...(withKey ? ['Idempotency key'] : [])];
   const out = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   let size = 0;
   let shown = 0;
   for (const r of rows) {
     const detail = r.id ? code(r.id, true) : r.error ? `${code(r.error.code, true)} ${text(r.error.message)}${r.error.param ? ` (field ${code(r.error.param, true)})` : ''}` : '';
     const key = withKey ? ` ${r.key && r.status === 'unknown' ? code(r.key, true) : ''} |` : '';
-    const line = `|${withPosition ? ` ${r.index + 1} |` : ''} ${withLine ? `${text(r.line)} | ` : ''}${withRecipient ? `${code(r.recipient, true)} | ` : ''}${STATUS_ICON[r.status] ?? text(r.status)} | ${detail} |${key}`;
+    const line = `|${withPosition ? ` ${r.line !== undefined ? '' : byElement ? r.index : r.index + 1} |` : ''} ${withLine ? `${text(r.line)} | ` : ''}${withRecipient ? `${code(r.recipient, true)} | ` : ''}${STATUS_ICON[r.status] ?? text(r.status)} | ${detail} |${key}`;
     const bytes = Buffer.byteLength(line) + 1;
     if (shown >= MAX_SUMMARY_ROWS || size + bytes > MAX_SUMMARY_BYTES) break;
     out.push(line);

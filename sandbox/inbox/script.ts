@@ -65,9 +65,11 @@ export const INBOX_JS = String.raw`'use strict';
       h('tr', null, h('td', { class: 'nowrap' }, w.key), h('td', null, w.account), h('td', { class: 'nowrap' }, w.used + ' / ' + w.limit), h('td', null, w.remaining), h('td', null, time(w.resets_at))))), 'No calls yet.');
     section('events', s.events, (es) => table(['time', 'what', 'status', 'route', 'key', 'detail'], es.slice().reverse().map((e) =>
       h('tr', null, h('td', { class: 'nowrap' }, time(e.at)), h('td', { class: 'nowrap kind kind-' + e.kind }, e.kind.replace('_', ' ')), h('td', null, e.status || '—'), h('td', null, e.route), h('td', { class: 'nowrap' }, e.key || '—'), h('td', { class: 'detail' }, e.detail)))), 'Nothing on the wire yet.');
-    section('jobs', s.jobs, (js) => table(['job', 'status', 'rows', 'row errors'], js.slice().reverse().map((j) =>
+    // A row error is named as the service returns it: by the zero-based index of its element in the
+    // import call's contacts (the API's "index"). The service never sees a file, so it cannot say a line.
+    section('jobs', s.jobs, (js) => table(['job', 'status', 'rows', 'row errors (element of the import call, from 0)'], js.slice().reverse().map((j) =>
       h('tr', null, h('td', null, j.id), h('td', null, j.status), h('td', { class: 'nowrap' }, j.processed + ' / ' + j.total),
-        h('td', null, j.failed === 0 ? '0' : h('ul', { class: 'errors' }, ...j.errors.map((e) => h('li', null, 'row ' + e.index + ': ' + e.error.code + (e.error.param ? ' (' + e.error.param + ')' : '') + ' — ' + e.error.message))))))), 'No jobs yet.');
+        h('td', null, j.failed === 0 ? '0' : h('ul', { class: 'errors' }, ...j.errors.map((e) => h('li', null, 'element ' + e.index + ': ' + e.error.code + (e.error.param ? ' (' + e.error.param + ')' : '') + ' — ' + e.error.message))))))), 'No jobs yet.');
     section('contacts', s.contacts, (cs) => table(['name', 'whatsapp', 'email', 'attributes'], cs.slice().reverse().map((c) =>
       h('tr', null, h('td', null, c.first_name || '—'), h('td', null, c.whatsapp || '—'), h('td', null, c.email || '—'),
         h('td', null, Object.entries(c.attributes).map(([k, v]) => k + ': ' + JSON.stringify(v)).join(', ') || '—')))), 'No contacts yet.');

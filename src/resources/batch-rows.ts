@@ -1,7 +1,6 @@
 import { ApiError, transportError } from '../errors.ts';
 import type { ServiceErrorBody } from '../errors.ts';
 import type { Chunk } from '../chunking.ts';
-import { statusForCode } from '../status-codes.ts';
 import type { BulkOutcome, CallInfo, ItemResult } from '../types.ts';
 import { asChunkError, notAttemptedError } from './chunk-errors.ts';
 
@@ -14,7 +13,7 @@ interface Row {
 
 function elementError(error: ServiceErrorBody, call: CallInfo): ApiError {
   return new ApiError({
-    status: statusForCode(error.code),
+    status: 0, // a row refused inside a 200: it has no HTTP status of its own
     type: typeof error.type === 'string' ? error.type : 'api_error',
     code: typeof error.code === 'string' ? error.code : 'unknown',
     message: typeof error.message === 'string' ? error.message : String(error.code),

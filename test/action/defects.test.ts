@@ -51,7 +51,7 @@ describe('rows read at the right line', () => {
     const second = (JSON.parse(sync.outputs['import-job-ids']) as string[])[1]!;
     const alone = await step({ mode: 'import-status', 'import-job-ids': second, file: 'contacts.csv', 'wait-timeout': '60' }, { workspaceDir: sync.workspace });
     expect(alone.stdout).toContain('Row errors are not placed at lines of contacts.csv: its 1005 row(s) are not the 5 contact(s) of these jobs');
-    expect(commands(alone, 'error')[0]).toMatch(/^::error title=Messaging Service::Contact not imported \(job job_\w+ row 3 of the job\): validation_failed/);
+    expect(commands(alone, 'error')[0]).toMatch(/^::error title=Messaging Service::Contact not imported \(job job_\w+, element 2\): validation_failed/);
   }, 60000);
 
   test('send with to-file: a refused recipient is annotated at its line of the file', async () => {

@@ -76,11 +76,12 @@ describe('wording', () => {
 
   test('a result in one line: unknown names its key; a validation error without param does not mention `param`', () => {
     const unknown: ItemResult = { index: 4, status: 'unknown', error: err(0, 'transport_error', { outcomeUnknown: true }), call: call(1, 'key-7') };
-    expect(describeResult(unknown, 'item 4')).toMatch(/^Outcome unknown: transport_error: .*same idempotency key.*Idempotency key: key-7 — item 4$/);
+    expect(describeResult(unknown, 'item 4')).toMatch(/^Outcome unknown: transport_error: .*same idempotency key.*Idempotency key: key-7\. — item 4$/);
     const unnamed: ItemResult = { index: 0, status: 'failed', error: err(422, 'validation_failed'), wholeCall: false, call: call(0) };
     expect(describeResult(unnamed)).not.toMatch(/param/);
     const named: ItemResult = { index: 0, status: 'failed', error: err(422, 'validation_failed', { param: 'to' }), wholeCall: false, call: call(0) };
-    expect(describeResult(named)).toMatch(/\(field: to\)/);
+    // The field is named once: in the remedy, not again as `(field: to)`.
+    expect(describeResult(named)).toMatch(/Fix the field `to`\.$/);
     const skipped: ItemResult = { index: 9, status: 'not_attempted', error: err(402, 'insufficient_credits', { message: 'Not attempted: an earlier call failed' }), call: call(3) };
     expect(describeResult(skipped)).toMatch(/Nothing was sent for it\. .*top up.* Its key would have been k:chunk-3$/);
   });
@@ -191,7 +192,8 @@ describe('import results', () => {
     };
     const r = importResults(outcome);
     expect(r.contacts.map((c) => c.status)).toEqual(['imported', 'failed', 'imported', 'unfinished', 'unfinished', 'unfinished', 'unknown', 'unknown', 'not_attempted']);
-    expect(r.contacts[1].error).toMatchObject({ code: 'validation_failed', param: 'email', status: 422 });
+    // A job's row has no HTTP status of its own (the job was read with a 200): none is made up from its code.
+    expect(r.contacts[1].error).toMatchObject({ code: 'validation_failed', param: 'email', status: 0 });
     expect(r.contacts[3].error).toMatchObject({ code: 'wait_timeout' });
     expect(r.contacts[3].error?.message).toMatch(/job_b did not finish in time \(1 of 3 rows processed\); it keeps running on the service: raise timeoutMs, or call jobs\.wait with its id\./);
     expect(r.unplacedRowErrors).toHaveLength(1);

@@ -60,7 +60,7 @@ test('a Retry-After beyond "Max Rate-Limit Wait" stops at once with rate_limit_w
 		sb.control.addFault({ route: 'POST /v1/messages/batch', kind: 'rate_limit_429', count: 1, retry_after: 120 });
 		const { error } = await runNode({ parameters: { ...batchParameters, options: { maxWaitSeconds: 2 } }, items: people(3), credentials: credentialsFor(sb) });
 		expect(waits).toEqual([]);
-		expect(shownError(error)).toMatch(/^rate_limit_wait_exceeded: .*120 s.*raise it or send less\..* — 3 messages: 0 sent, 3 failed; item 0$/);
+		expect(shownError(error)).toMatch(/^rate_limit_wait_exceeded: .*120 s.*raise the option "Max Rate-Limit Wait \(Seconds\)", or send less\..* — 3 messages: 0 sent, 3 failed; item 0$/);
 		expect(sb.control.summary().messages).toBe(0);
 	} finally {
 		await sb.close();

@@ -76,7 +76,10 @@ test('a batch sent through the client appears live in the open inbox; hostile co
 
     // The rows appear without a reload: the page is live.
     for (const r of sent.results) if (r.status === 'sent') await page.waitForSelector(`article.message[data-id="${r.id}"]`);
-    await page.locator('#jobs li', { hasText: 'row 2: validation_failed (email)' }).waitFor();
+    // The bad contact is element 2 of the import call, as the service's `index` says (not a made-up row number).
+    await page.locator('#jobs li', { hasText: 'element 2: validation_failed (email)' }).waitFor();
+    expect(await page.locator('#jobs th').allTextContents()).toContain('row errors (element of the import call, from 0)');
+    expect(await page.locator('#jobs li').allTextContents()).not.toContainEqual(expect.stringMatching(/^row /));
     await page.locator('#contacts td', { hasText: 'Lisbon' }).waitFor();
     await page.locator('#events td.kind-replay').first().waitFor();
 

@@ -6,7 +6,7 @@
  * order, however the chunks were split); after an incremental sync or a skipped row they can't be
  * placed, and the step says so instead of blaming someone else's line.
  */
-import { ApiError, describeError, isJobFinished, readJobRowError, rowErrorAsApiError, splitRecipients, waitEndedError } from '../../../src/index.ts';
+import { ApiError, describeError, describeJobResults, jobResult, jobRowPlace, jobsStatus, refusedText, splitRecipients, waitEndedError } from '../../../src/index.ts';
 import type { Job } from '../../../src/index.ts';
 import type { DataRecord } from '../data-files.ts';
 import { InputError } from '../inputs.ts';
@@ -29,19 +29,16 @@ function jobIds(raw: string): string[] {
   return list;
 }
 
-async function readJob(ctx: ModeContext, id: string, deadline: number): Promise<{ job: Job; finished: boolean; ended?: ApiError }> {
+async function readJob(ctx: ModeContext, id: string, deadline: number): Promise<{ job: Job; ended?: ApiError }> {
   const s = ctx.settings;
   try {
-    if (!s.wait) {
-      const job = await ctx.client().jobs.get(id);
-      return { job, finished: isJobFinished(job) };
-    }
+    if (!s.wait) return { job: await ctx.client().jobs.get(id) };
     const result = await ctx.client().jobs.wait(id, { timeoutMs: Math.max(0, deadline - Date.now()), onProgress: progressLogger(ctx) });
     const ended = waitEndedError(id, result, s.waitTimeoutMs, ACTION_WAIT_WORDS);
     if (!result.job) throw ended ?? new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: `Job ${id} could not be read.` });
-    return { job: result.job, finished: result.status === 'completed', ended };
+    return { job: result.job, ended };
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'resource_not_found') throw new InputError('import-job-ids', ctx.log.mask(describeError(error)));
+    if (error instanceof ApiError && error.code === 'resource_not_found') throw new InputError('import-job-ids', ctx.log.mask(describeError(error, { words: ACTION_WAIT_WORDS })));
     throw error;
   }
 }
@@ -57,26 +54,27 @@ export async function importStatusMode(ctx: ModeContext): Promise<void> {
   const deadline = Date.now() + s.waitTimeoutMs;
   const read: Awaited<ReturnType<typeof readJob>>[] = [];
   for (const id of ids) read.push(await readJob(ctx, id, deadline));
+  const results = read.map(({ job }) => jobResult(job, s.wait));
   const offsets = lineOffsets(ctx, read.map((r) => r.job), loaded?.records.length);
-  for (const [n, { job, finished, ended }] of read.entries()) {
-    report.jobs.push({ id: job.id, status: finished ? 'completed' : s.wait ? 'unfinished' : 'queued', total: job.total, processed: job.processed, failed: job.failed });
-    report.counts.imported += Math.max(0, (job.processed ?? 0) - (job.failed ?? 0));
-    report.counts.failed += job.failed ?? 0;
+  for (const [n, result] of results.entries()) {
+    report.jobs.push({ id: result.jobId, status: result.status, total: result.total, processed: read[n]!.job.processed, failed: result.failed });
+    report.counts.imported += result.imported;
+    report.counts.failed += result.failed;
     const offset = offsets?.[n];
-    for (const [k, raw] of (Array.isArray(job.errors) ? job.errors : []).entries()) {
-      const fields = readJobRowError(raw);
-      const index = fields.index;
-      const record: DataRecord | undefined = offset !== undefined && index !== undefined && index < (job.total ?? Infinity) ? loaded?.records[offset + index] : undefined;
-      const error = errorFields(ctx, rowErrorAsApiError({ ...fields, error: raw }));
-      report.rows.push({ index: (offset ?? 0) + (index ?? k), line: record?.line, status: 'failed', error });
+    for (const [k, failure] of result.rowErrors.entries()) {
+      const { element } = failure;
+      const record: DataRecord | undefined = offset !== undefined && element !== undefined && element < result.total ? loaded?.records[offset + element] : undefined;
+      // A row is named by its line of the file when it can be placed; else by the service's own element index.
+      report.rows.push({ index: (offset ?? 0) + (element ?? k), line: record?.line, status: 'failed', error: errorFields(ctx, failure.error) });
       const where = record && loaded ? { file: loaded.file.path, startLine: record.line } : {};
-      const row = record ? '' : index !== undefined ? ` row ${index + 1} of the job` : '';
-      log.annotate(rowLevel(ctx), `Contact not imported (job ${job.id}${row}): ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, where);
+      log.annotate(rowLevel(ctx), refusedText('contact', failure.error, { words: ACTION_WAIT_WORDS, which: record ? `job ${result.jobId}` : jobRowPlace(result.jobId, failure) }), where);
     }
-    if (job.failed) report.failures.push(`${job.failed} contact row(s) of ${job.id} failed.`);
+    if (result.failed) report.failures.push(`${result.failed} contact row(s) of ${result.jobId} failed.`);
+    const ended = read[n]!.ended;
     if (ended) report.failures.push(ctx.log.mask(ended.message));
   }
-  report.jobStatus = read.every((r) => r.finished) ? 'completed' : s.wait ? 'unfinished' : 'queued';
+  report.notes.push(`Contacts: ${log.mask(describeJobResults(results, ACTION_WAIT_WORDS))}.`);
+  report.jobStatus = jobsStatus(results);
 }
 
 /** Where each job's rows start in the file, or undefined when the jobs' totals don't account for exactly its rows. */
@@ -89,6 +87,6 @@ function lineOffsets(ctx: ModeContext, jobs: Job[], rows: number | undefined): n
     sum += typeof job.total === 'number' ? job.total : NaN;
   }
   if (sum === rows) return offsets;
-  ctx.log.info(`Row errors are not placed at lines of ${ctx.report.file}: its ${rows} row(s) are not the ${Number.isNaN(sum) ? 'jobs’' : `${sum}`} contact(s) of these jobs (an incremental sync, a skipped row or a job left out), so each is named by its row in its job.`);
+  ctx.log.info(`Row errors are not placed at lines of ${ctx.report.file}: its ${rows} row(s) are not the ${Number.isNaN(sum) ? 'jobs’' : `${sum}`} contact(s) of these jobs (an incremental sync, a skipped row or a job left out), so each is named by its job and the service’s element index.`);
   return undefined;
 }

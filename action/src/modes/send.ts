@@ -1,5 +1,5 @@
 /** `mode: send` — one message to every recipient of `to` and `to-file`. */
-import { describeError, MAX_RECIPIENTS, splitRecipients } from '../../../src/index.ts';
+import { MAX_RECIPIENTS, refusedText, splitRecipients } from '../../../src/index.ts';
 import type { SendMessageInput } from '../../../src/index.ts';
 import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
@@ -7,6 +7,7 @@ import { subjectNotSentNotice, takesSubject } from '../../../src/index.ts';
 import { applyMessageOutcome } from './message-results.ts';
 import { bodyTemplate, PREVIEW_CHARS, readRecords, renderInput, rowLevel, text, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
+import { ACTION_WAIT_WORDS } from '../wait-words.ts';
 
 /** Recipients of `to-file` with the line each was read from, so a refused one is annotated there. */
 async function recipientsFromFile(ctx: ModeContext, path: string, channel: string): Promise<{ file: string; found: { to: string; line: number }[] }> {
@@ -63,6 +64,6 @@ export async function sendMode(ctx: ModeContext): Promise<void> {
   for (const r of outcome.results) {
     if (r.status !== 'failed' || r.wholeCall) continue;
     const line = lineOf.get(to[r.index]);
-    log.annotate(rowLevel(ctx), `Recipient refused: ${describeError(r.error)}`, line ? { file: fromFile!.file, startLine: line } : {});
+    log.annotate(rowLevel(ctx), refusedText('recipient', r.error, { words: ACTION_WAIT_WORDS }), line ? { file: fromFile!.file, startLine: line } : {});
   }
 }

@@ -1,9 +1,18 @@
-/** The node's words for a job still running (src/wait-ending.ts): its own fields and operations. */
+/**
+ * The node's words (src/surface-words.ts): its own fields, credential and operations, for a job still
+ * running and for every error's remedy.
+ */
 import type { SurfaceWords } from '../../../src/index.ts';
 
 export function nodeWaitWords(timeoutField: string): SurfaceWords {
 	return {
 		timeoutSetting: `"${timeoutField}"`,
 		readAgain: (ids) => `wait for ${ids.length === 1 ? 'it' : 'them'} later with Job → Wait (job id ${ids.join(', ')})`,
+		apiKeySetting: 'the API Key of the Messaging Service API credential',
+		baseUrlSetting: 'the Base URL of the Messaging Service API credential',
+		rateLimitWaitSetting: 'the option "Max Rate-Limit Wait (Seconds)"',
 	};
 }
+
+/** Every wait of the node is bounded by a field named "Timeout (Seconds)". */
+export const NODE_WORDS: SurfaceWords = nodeWaitWords('Timeout (Seconds)');

@@ -1,8 +1,10 @@
 /** Job → Get: a background job with its counters and per-row errors (`GET /jobs/{id}`). */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import type { MessagingClient } from '../../../../src/index.ts';
+import { describeJobResults, jobResult } from '../../../../src/index.ts';
+import type { Job, MessagingClient } from '../../../../src/index.ts';
 import { cancelSignal, forEachItem, requiredString } from '../../helpers/items.ts';
 import { optionsCollection } from '../../helpers/options.ts';
+import { NODE_WORDS } from '../../helpers/wait-words.ts';
 
 export function jobIdField(operation: string): INodeProperties {
 	return {
@@ -19,7 +21,16 @@ export function jobIdField(operation: string): INodeProperties {
 
 export const description: INodeProperties[] = [jobIdField('get'), optionsCollection('job', 'get')];
 
+/**
+ * The job as the service gave it, with what src makes of it (the action's import-status reads the same):
+ * `imported` (processed − failed) and `outcome`, one line in the node's words.
+ */
+export function jobJson(job: Job, waited: boolean): IDataObject {
+	const result = jobResult(job, waited);
+	return { ...(job as IDataObject), imported: result.imported, outcome: describeJobResults([result], NODE_WORDS) };
+}
+
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], client: MessagingClient): Promise<INodeExecutionData[]> {
 	const signal = cancelSignal(this);
-	return await forEachItem(this, items, async (itemIndex) => (await client.jobs.get(requiredString(this, 'jobId', itemIndex), { signal })) as IDataObject);
+	return await forEachItem(this, items, async (itemIndex) => jobJson(await client.jobs.get(requiredString(this, 'jobId', itemIndex), { signal }), false));
 }

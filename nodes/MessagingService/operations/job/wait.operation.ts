@@ -1,11 +1,11 @@
 /** Job → Wait: polls a job until it has finished (`completed_at` set), within a timeout. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitEndedError } from '../../../../src/index.ts';
 import type { MessagingClient } from '../../../../src/index.ts';
 import { cancelSignal, forEachItem, requiredString } from '../../helpers/items.ts';
 import { optionsCollection } from '../../helpers/options.ts';
-import { nodeWaitWords } from '../../helpers/wait-words.ts';
-import { jobIdField } from './get.operation.ts';
+import { NODE_WORDS } from '../../helpers/wait-words.ts';
+import { jobIdField, jobJson } from './get.operation.ts';
 
 export const description: INodeProperties[] = [
 	jobIdField('wait'),
@@ -27,8 +27,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const id = requiredString(this, 'jobId', itemIndex);
 		const seconds = this.getNodeParameter('timeoutSeconds', itemIndex, DEFAULT_WAIT_TIMEOUT_SECONDS) as number;
 		const result = await client.jobs.wait(id, { timeoutMs: Math.max(0, seconds) * 1000, signal });
-		const ended = waitEndedError(id, result, Math.max(0, seconds) * 1000, nodeWaitWords('Timeout (Seconds)'));
+		const ended = waitEndedError(id, result, Math.max(0, seconds) * 1000, NODE_WORDS);
 		if (ended) throw ended;
-		return result.job as IDataObject;
+		return jobJson(result.job!, true);
 	});
 }
