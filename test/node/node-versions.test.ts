@@ -5,6 +5,8 @@
  * version 2 existed), and version 2's new defaults must hold for version 2 only. Then both versions run
  * through n8n-core's engine against the sandbox, with the operation omitted as n8n saves it.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { NodeHelpers } from 'n8n-workflow';
 import type { INode, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 import { MessagingService } from '../../nodes/MessagingService/MessagingService.node.ts';
@@ -52,6 +54,13 @@ describe('parameters', () => {
 		expect(resolved(1, onImport)).toMatchObject({ operation: 'import', mapping: 'autoMapInputData' });
 		// Read as version 2, the same saved parameters would list contacts: hence the gate on typeVersion.
 		expect(resolved(2, onImport).operation).toBe('getAll');
+	});
+
+	test('the real-n8n fixture saved with version 1 holds what n8n saves for each node: nothing at its default', () => {
+		const workflow = JSON.parse(readFileSync(join(__dirname, '..', 'e2e', 'n8n', 'fixtures', 'workflow-v1-saved.json'), 'utf8')) as { nodes: INode[] };
+		const messaging = workflow.nodes.filter((node) => node.type.endsWith('.messagingService'));
+		expect(messaging).toHaveLength(3);
+		for (const node of messaging) expect(saved(node.typeVersion, node.parameters)).toEqual(node.parameters);
 	});
 
 	test('version 2: Contact defaults to Get Many, the other resources to a read, Message to the per-item Send', () => {
