@@ -30,7 +30,7 @@ function contactMapper(mappingMode: 'defineBelow' | 'autoMapInputData', supportA
 		default: { mappingMode, value: null },
 		typeOptions: { loadOptionsDependsOn: dependsOn, resourceMapper: { ...mapperOptions, supportAutoMap } },
 		displayOptions: { show },
-		description: 'The contact’s fields and the account’s contact attributes, each with its type',
+		description: 'Each input item becomes one contact: its fields, or the contact fields and the account’s attributes mapped here. To import a CSV file, turn it into items first with "Extract From File".',
 	};
 }
 
@@ -58,13 +58,6 @@ export function mappingParameters(show: Show): INodeProperties[] {
 			description: 'How input items become contacts. To import a CSV file, turn it into items first with "Extract From File".',
 		},
 		contactMapper('defineBelow', false, { ...show, mapping: ['defineBelow'], ...onlyV1 }, ['mapping']),
-		{
-			displayName: 'Each input item becomes one contact. To import a CSV file, turn it into items first with "Extract From File".',
-			name: 'importNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { ...show, ...fromV2 } },
-		},
 		contactMapper('autoMapInputData', true, { ...show, ...fromV2 }, []),
 	];
 }
