@@ -158,6 +158,8 @@ export interface RunOptions extends NodeSettings {
 	trigger?: Record<string, unknown>;
 	/** The execution's mode (n8n's recoveries: 'retry', 'integrated' for a sub-workflow, 'webhook'…). */
 	mode?: WorkflowExecuteMode;
+	/** The node's saved typeVersion (1 unless given: the suites written for version 1 set every parameter they rely on). */
+	typeVersion?: number;
 }
 
 export interface RunOutcome {
@@ -186,7 +188,7 @@ export function buildWorkflow(options: RunOptions): { workflow: Workflow; seed: 
 		id: options.nodeId ?? 'messaging-node-id',
 		name: NODE_NAME,
 		type: NODE_TYPE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [200, 0],
 		parameters: options.parameters,
 		credentials: { messagingServiceApi: { id: 'cred-1', name: 'Messaging Service (sandbox)' } },

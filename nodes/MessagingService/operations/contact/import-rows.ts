@@ -1,13 +1,11 @@
 /**
- * Contact → Import, per row: how an input item becomes a contact (its own fields, or the resource
- * mapper's typed values), and how rows the service refused are reported. Refused rows are never only a
+ * Contact → Import, per row: how rows the service refused are reported. Refused rows are never only a
  * line in a green summary: they go to the error output (or the main output as error items) when the node
  * continues on error, and otherwise the node fails naming them.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import type { ApiError, ContactInput } from '../../../../src/index.ts';
+import type { ApiError } from '../../../../src/index.ts';
 import { errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
-import { CONTACT_FIELDS, isMappableKey } from '../../methods/resourceMapping.ts';
 
 export const failedRowsOption: INodeProperties = {
 	displayName: 'Refused Rows',
@@ -36,29 +34,6 @@ export interface RefusedRow {
 	jobId: string;
 	chunk: number;
 	error: ApiError;
-}
-
-function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
-
-/** The mapper's values for this item (n8n has already converted each to its field's type). */
-function mappedContact(ctx: IExecuteFunctions, itemIndex: number): ContactInput {
-	const values = (ctx.getNodeParameter('contact.value', itemIndex, {}) ?? {}) as Record<string, unknown>;
-	const contact: ContactInput = {};
-	for (const [key, raw] of Object.entries(values)) {
-		if (isEmpty(raw)) continue;
-		if (!isMappableKey(key) && !CONTACT_FIELDS.some((field) => field.id === key)) continue;
-		const value = typeof raw === 'string' ? raw.trim() : raw && typeof (raw as { toISO?: unknown }).toISO === 'function' ? (raw as { toISO: () => string }).toISO() : raw;
-		(contact as Record<string, unknown>)[key] = value;
-	}
-	return contact;
-}
-
-export function contactOf(ctx: IExecuteFunctions, items: INodeExecutionData[], itemIndex: number): ContactInput {
-	const mapping = ctx.getNodeParameter('mapping', itemIndex, 'autoMapInputData') as string;
-	if (mapping === 'autoMapInputData') return { ...(items[itemIndex]!.json as ContactInput) };
-	return mappedContact(ctx, itemIndex);
 }
 
 function rowLabel(row: RefusedRow): string {

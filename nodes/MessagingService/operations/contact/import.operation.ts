@@ -10,59 +10,19 @@ import type { ContactInput, ImportOutcome, ImportWaitOutcome, MessagingClient } 
 import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { idempotencyKeys } from '../../helpers/idempotency.ts';
 import { cancelSignal } from '../../helpers/items.ts';
-import { contactOf, failedRowsOption, reportFailedRows } from './import-rows.ts';
+import { contactOf, mappingParameters } from './import-mapping.ts';
+import { failedRowsOption, reportFailedRows } from './import-rows.ts';
 import type { RefusedRow } from './import-rows.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
 import { nodeWaitWords } from '../../helpers/wait-words.ts';
 
 const show = { show: { resource: ['contact'], operation: ['import'] } };
-const showDefined = { show: { resource: ['contact'], operation: ['import'], mapping: ['defineBelow'] } };
 
 /** The Timeout field's own name, for the words of a job still running. */
 const WAIT_WORDS = nodeWaitWords('Timeout (Seconds)');
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Mapping',
-		name: 'mapping',
-		type: 'options',
-		options: [
-			{
-				name: 'Map Automatically',
-				value: 'autoMapInputData',
-				description: 'Each item’s fields are the contact (first_name, email, whatsapp and the account’s attribute keys)',
-			},
-			{
-				name: 'Define Below',
-				value: 'defineBelow',
-				description: 'Map each contact field and attribute of the account, converted to its type',
-			},
-		],
-		default: 'autoMapInputData',
-		displayOptions: show,
-		description: 'How input items become contacts. To import a CSV file, turn it into items first with "Extract From File".',
-	},
-	{
-		displayName: 'Contact Fields',
-		name: 'contact',
-		type: 'resourceMapper',
-		noDataExpression: true,
-		default: { mappingMode: 'defineBelow', value: null },
-		required: true,
-		typeOptions: {
-			loadOptionsDependsOn: ['mapping'],
-			resourceMapper: {
-				resourceMapperMethod: 'getContactFields',
-				mode: 'add',
-				fieldWords: { singular: 'field', plural: 'fields' },
-				addAllFields: false,
-				multiKeyMatch: false,
-				supportAutoMap: false,
-			},
-		},
-		displayOptions: showDefined,
-		description: 'The contact’s fields and the account’s contact attributes, each with its type',
-	},
+	...mappingParameters(show.show),
 	{
 		displayName: 'Wait for Completion',
 		name: 'waitForCompletion',
