@@ -13,7 +13,7 @@ import { undiciTransport } from '../../src/runtime/undici-transport.ts';
 import { run } from '../../action/src/main.ts';
 import { ACTION_WAIT_WORDS } from '../../action/src/wait-words.ts';
 import { MessagingService } from '../../nodes/MessagingService/MessagingService.node.ts';
-import { nodeWaitWords } from '../../nodes/MessagingService/helpers/wait-words.ts';
+import { NODE_WORDS } from '../../nodes/MessagingService/helpers/wait-words.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 import { context, fakeCore, removeTempDirs, ROOT, workspace } from '../action/helpers.ts';
 import { runNode } from '../node/harness.ts';
@@ -45,7 +45,7 @@ test('one default wait: the action input and every node Timeout field start at t
 test('a job still running at the timeout: the same sentence on both surfaces, in each one\'s own words', async () => {
   const node = await runNode({ parameters: { resource: 'job', operation: 'wait', jobId, timeoutSeconds: 1 }, items: [{}], credentials: credentialsFor(sb) });
   const nodeText = `${node.error?.message} ${(node.error as { description?: string } | undefined)?.description ?? ''}`;
-  expect(nodeText).toContain(stillRunning([jobId], nodeWaitWords('Timeout (Seconds)'), true));
+  expect(nodeText).toContain(stillRunning([jobId], NODE_WORDS, true));
 
   const dispatcher = new Agent();
   try {

@@ -4,15 +4,11 @@
  */
 import type { SurfaceWords } from '../../../src/index.ts';
 
-export function nodeWaitWords(timeoutField: string): SurfaceWords {
-	return {
-		timeoutSetting: `"${timeoutField}"`,
-		readAgain: (ids) => `wait for ${ids.length === 1 ? 'it' : 'them'} later with Job → Wait (job id ${ids.join(', ')})`,
-		apiKeySetting: 'the API Key of the Messaging Service API credential',
-		baseUrlSetting: 'the Base URL of the Messaging Service API credential',
-		rateLimitWaitSetting: 'the option "Max Rate-Limit Wait (Seconds)"',
-	};
-}
-
 /** Every wait of the node is bounded by a field named "Timeout (Seconds)". */
-export const NODE_WORDS: SurfaceWords = nodeWaitWords('Timeout (Seconds)');
+export const NODE_WORDS: SurfaceWords = {
+	timeoutSetting: '"Timeout (Seconds)"',
+	readAgain: (ids) => `wait for ${ids.length === 1 ? 'it' : 'them'} later with Job → Wait (job id ${ids.join(', ')})`,
+	apiKeySetting: 'the API Key of the Messaging Service API credential',
+	baseUrlSetting: 'the Base URL of the Messaging Service API credential',
+	rateLimitWaitSetting: 'the option "Max Rate-Limit Wait (Seconds)"',
+};

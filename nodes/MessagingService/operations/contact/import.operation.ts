@@ -14,12 +14,11 @@ import { contactOf, mappingParameters } from './import-mapping.ts';
 import { failedRowsOption, reportFailedRows } from './import-rows.ts';
 import type { RefusedRow } from './import-rows.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
-import { nodeWaitWords } from '../../helpers/wait-words.ts';
+import { NODE_WORDS } from '../../helpers/wait-words.ts';
 
 const show = { show: { resource: ['contact'], operation: ['import'] } };
 
 /** The Timeout field's own name, for the words of a job still running. */
-const WAIT_WORDS = nodeWaitWords('Timeout (Seconds)');
 
 export const description: INodeProperties[] = [
 	...mappingParameters(show.show),
@@ -129,13 +128,13 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const completed = outcome.totals.unfinishedJobs === 0;
 	if (!completed && !this.continueOnFail()) {
 		const pollFailure = outcome.waits.find((w) => w.result.status === 'poll_failed');
-		if (pollFailure) throw nodeError(this.getNode(), waitEndedError(pollFailure.jobId, pollFailure.result, undefined, WAIT_WORDS), itemOf[pollFailure.offset]!);
+		if (pollFailure) throw nodeError(this.getNode(), waitEndedError(pollFailure.jobId, pollFailure.result, undefined, NODE_WORDS), itemOf[pollFailure.offset]!);
 		const seconds = this.getNodeParameter('waitTimeoutSeconds', 0, DEFAULT_WAIT_TIMEOUT_SECONDS) as number;
-		const running = stillRunning(results.unfinishedJobIds, WAIT_WORDS, true);
+		const running = stillRunning(results.unfinishedJobIds, NODE_WORDS, true);
 		const error = new NodeSideError('wait_timeout', `${outcome.totals.unfinishedJobs} of ${outcome.totals.jobs} import jobs did not finish within ${seconds} s.`, `${running[0]!.toUpperCase()}${running.slice(1)}.`);
 		throw nodeError(this.getNode(), error, itemOf[0]!);
 	}
-	const summary: IDataObject = { completed, outcome: describeImportResults(results, WAIT_WORDS), totals: outcome.totals, jobs, rowErrors };
+	const summary: IDataObject = { completed, outcome: describeImportResults(results, NODE_WORDS), totals: outcome.totals, jobs, rowErrors };
 	output.push({ json: summary, pairedItem: itemOf.map((item) => ({ item })) });
 
 	return [...output, ...reportFailedRows(this, refused, contacts.length)];
