@@ -9,7 +9,7 @@
  *
  * The Idempotency Key option:
  * - values that differ across items (an expression such as {{ $json.orderId }}, or each item's key
- *   field with Send Batch's "Map Automatically") are PER ITEM: each
+ *   field with Send's "Map Automatically") are PER ITEM: each
  *   item's key is its identity in the store, and a chunk's key derives from its items' keys;
  * - one value for every item (a fixed text, or a single item) is the key of the whole call, as the
  *   service defines it (chunks add ":chunk-N").
@@ -23,7 +23,7 @@ import type { Lineage } from './lineage.ts';
 
 export type KeyOption = RequestOptions['idempotencyKey'];
 
-/** How the rows of one bulk write (Send Batch) are keyed. */
+/** How the rows of one bulk write (Send, `sendBatch`) are keyed. */
 export type RowKeys =
 	| { mode: 'derived'; lineage: Lineage; slotOf: (row: number) => string; keyFor: (rows: readonly number[]) => KeyOption }
 	| { mode: 'perItem'; lineage: Lineage; keyOf: (row: number) => string; slotOf: (row: number) => string; keyFor: (rows: readonly number[]) => KeyOption }
@@ -63,7 +63,7 @@ export function rowKeys(ctx: IExecuteFunctions, operation: string, rows: readonl
 
 /**
  * The keys of one Send (one input item, one message to many recipients): a recipient is a row. A key
- * given for the item is the call's key; otherwise keys and store slots derive as for Send Batch, from the
+ * given for the item is the call's key; otherwise keys and store slots derive as for Send (`sendBatch`), from the
  * item, its input and the recipient's place in the list.
  */
 export function recipientKeys(lineage: Lineage, userKey: string, itemIndex: number, input: unknown, recipients: readonly string[], content: unknown): RowKeys {

@@ -1,5 +1,5 @@
 /**
- * Send Batch's Mapping: how an input item becomes a message's fields.
+ * Send's Mapping (`sendBatch`): how an input item becomes a message's fields.
  * - "Map Each Field Below" (the default, so saved workflows keep it): Channel, To, Subject and Body are
  *   parameters; an expression such as {{ $json.email }} is evaluated for each item (n8n spends about
  *   0.4 ms per expression per item), a fixed value is read once.

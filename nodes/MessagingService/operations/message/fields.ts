@@ -1,8 +1,8 @@
-/** Message fields shared by Send and Send Batch; every one accepts an expression (mapped per item). */
+/** Message fields shared by Send to Many (`send`) and Send (`sendBatch`); every one accepts an expression (mapped per item). */
 import type { INodeProperties } from 'n8n-workflow';
 import { splitRecipients } from '../../../../src/index.ts';
 
-/** How Send Batch shows the fields: To, Subject and Body only under `contentShow`; Channel's own words. */
+/** How Send (`sendBatch`) shows the fields: To, Subject and Body only under `contentShow`; Channel's own words. */
 export interface MappedFields {
 	contentShow: Record<string, string[]>;
 	channelDescription: string;

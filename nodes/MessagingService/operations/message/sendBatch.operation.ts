@@ -1,5 +1,5 @@
 /**
- * Message → Send Batch: every input item becomes one message element; the elements go out in calls of
+ * Message → Send (`sendBatch`): every input item becomes one message element; the elements go out in calls of
  * ≤500 (`POST /messages/batch`) through the client. One output item per input item: the message id, or
  * (with "Continue (using error output)") the element's result on the error output — failed (nothing
  * sent: fix and send) or unknown (may have gone out: send again with its key). pairedItem is the input
