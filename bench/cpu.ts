@@ -1,16 +1,26 @@
-/** CPU per 500-message batch in the client process: our client against raw undici.request with the same JSON. */
+/**
+ * CPU per 500-message batch in the client process: our client against raw undici.request with the same
+ * JSON. A row of `npm run bench`; on its own, `npm run bench:cpu` prints every round and replaces only the
+ * CPU row in bench/results.json and docs/benchmarks.md. `node bench/cpu.ts --only ours|raw` sends batches
+ * of one side alone, for `node --cpu-prof`.
+ */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { MessagingClient } from '../src/client.ts';
 import { LimiterRegistry } from '../src/rate-limiter.ts';
 import { nodeRuntime } from '../src/runtime/node-runtime.ts';
 import { undiciTransport } from '../src/runtime/undici-transport.ts';
 import { KEY, messages } from './counting-client.ts';
+import { readResults, writeReport } from './report.ts';
 import type { Row } from './results.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 
-const BATCHES = 300;
-const ROUNDS = 10;
+const ROUNDS = 61;
+const BATCHES_PER_ROUND = 20;
+const CPU_FIGURE = 'CPU per 500-message batch';
 
 /** CPU ms (user + system) per call of `fn`, over `times` calls. */
 async function cpuPerCall(fn: () => Promise<void>, times: number): Promise<number> {
@@ -20,7 +30,13 @@ async function cpuPerCall(fn: () => Promise<void>, times: number): Promise<numbe
   return (used.user + used.system) / 1000 / times;
 }
 
-export async function measureCpuPerBatch(): Promise<Row[]> {
+interface Sides {
+  ours: () => Promise<void>;
+  raw: () => Promise<void>;
+}
+
+/** Runs `use` with both senders against one sandbox child process (its CPU is not ours). */
+async function withSides<T>(use: (sides: Sides) => Promise<T>): Promise<T> {
   const sb = await startSandboxProcess({ job_rows_per_second: 0, accounts: [{ id: 'acc_demo', credits: 1e12, rate_limit: 1e9 }] });
   const dispatcher = new Agent({ connections: 1 });
   const batch = messages(500, 'cpu');
@@ -40,30 +56,97 @@ export async function measureCpuPerBatch(): Promise<Row[]> {
       const body = JSON.parse(await res.body.text()) as { data: unknown[] };
       if (res.statusCode !== 200 || body.data.length !== 500) throw new Error('raw failed');
     };
-    await cpuPerCall(raw, 10);
-    await cpuPerCall(ours, 10);
-    // Interleaved rounds in alternating order, so drift (JIT, GC debt, the other core's load) hits both
-    // alike; the median round of each resists a noisy round, and the ratio is of the two figures shown.
-    const oursRounds: number[] = [];
-    const rawRounds: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const oursFirst = round % 2 === 1;
-      const a = await cpuPerCall(oursFirst ? ours : raw, BATCHES / ROUNDS);
-      const b = await cpuPerCall(oursFirst ? raw : ours, BATCHES / ROUNDS);
-      oursRounds.push(oursFirst ? a : b);
-      rawRounds.push(oursFirst ? b : a);
-    }
-    const oursMs = Number(median(oursRounds).toFixed(2));
-    const rawMs = Number(median(rawRounds).toFixed(2));
-    return [{ figure: `CPU per 500-message batch (median of ${ROUNDS} interleaved rounds)`, ours: `${oursMs.toFixed(2)} ms`, reference: `${rawMs.toFixed(2)} ms raw undici.request`, ratio: Math.round((oursMs / rawMs) * 1000) / 1000 }];
+    return await use({ ours, raw });
   } finally {
     await dispatcher.close();
     sb.child.kill();
   }
 }
 
+export interface CpuRounds {
+  ours: number[];
+  raw: number[];
+  /** ours ÷ raw of each round. */
+  ratios: number[];
+}
+
+/**
+ * Interleaved rounds in alternating order, so drift (JIT, GC debt, the other core's load) hits both
+ * alike; each round's ratio compares the two sides under the same conditions, and the median of those
+ * ratios resists a noisy round.
+ */
+async function measureRounds(): Promise<CpuRounds> {
+  return withSides(async ({ ours, raw }) => {
+    await cpuPerCall(raw, 30);
+    await cpuPerCall(ours, 30);
+    const out: CpuRounds = { ours: [], raw: [], ratios: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const oursFirst = round % 2 === 1;
+      const a = await cpuPerCall(oursFirst ? ours : raw, BATCHES_PER_ROUND);
+      const b = await cpuPerCall(oursFirst ? raw : ours, BATCHES_PER_ROUND);
+      const [o, r] = oursFirst ? [a, b] : [b, a];
+      out.ours.push(o);
+      out.raw.push(r);
+      out.ratios.push(o / r);
+    }
+    return out;
+  });
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
   const mid = sorted.length / 2;
   return sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The first and third quartile (nearest rank), the spread a median is quoted with. */
+function quartiles(values: number[]): [number, number] {
+  const sorted = [...values].sort((x, y) => x - y);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+  return [at(0.25), at(0.75)];
+}
+
+export function cpuRow(rounds: CpuRounds): Row {
+  const [q1, q3] = quartiles(rounds.ratios);
+  return {
+    figure: `${CPU_FIGURE} (median ours ÷ raw of ${rounds.ratios.length} interleaved rounds; quartiles ${q1.toFixed(2)}–${q3.toFixed(2)})`,
+    ours: `${median(rounds.ours).toFixed(2)} ms`,
+    reference: `${median(rounds.raw).toFixed(2)} ms raw undici.request`,
+    ratio: Math.round(median(rounds.ratios) * 1000) / 1000,
+  };
+}
+
+export async function measureCpuPerBatch(): Promise<Row[]> {
+  return [cpuRow(await measureRounds())];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, batches: { type: 'string', default: '400' }, write: { type: 'boolean', default: false } } });
+  if (values.only !== undefined) {
+    if (values.only !== 'ours' && values.only !== 'raw') throw new Error('--only takes ours or raw');
+    const side = values.only;
+    const ms = await withSides(async (sides) => cpuPerCall(sides[side], Number(values.batches)));
+    console.log(`${side}: ${ms.toFixed(3)} ms CPU per batch over ${values.batches} batches`);
+    return;
+  }
+  const rounds = await measureRounds();
+  rounds.ratios.forEach((r, i) => console.log(`round ${String(i + 1).padStart(2)}: ours ${rounds.ours[i]!.toFixed(3)} ms, raw ${rounds.raw[i]!.toFixed(3)} ms, ratio ${r.toFixed(3)}`));
+  const row = cpuRow(rounds);
+  console.log(`\n${row.figure}: ${row.ours} against ${row.reference}, ratio ${row.ratio!.toFixed(3)} (min ${Math.min(...rounds.ratios).toFixed(3)}, max ${Math.max(...rounds.ratios).toFixed(3)})`);
+  if (!values.write) return;
+  const root = process.cwd();
+  const results = readResults(root);
+  const at = results.rows.findIndex((r) => r.figure.startsWith(CPU_FIGURE));
+  if (at < 0) throw new Error('bench/results.json has no CPU row to replace');
+  results.rows[at] = row;
+  writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeReport(root, results);
+  console.log('Replaced the CPU row in bench/results.json and docs/benchmarks.md.');
+}
+
+if (process.argv[1]?.endsWith('cpu.ts')) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
 }

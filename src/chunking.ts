@@ -83,7 +83,7 @@ export interface BodyOf<T> {
  */
 export function chunkWithin<T>(items: readonly T[], maxCount: number, maxBytes: number, body: BodyOf<T>): SizedChunk<T>[] {
   const out: SizedChunk<T>[] = [];
-  const overhead = utf8Bytes(body.fromTexts([]));
+  let overhead: number | undefined; // the empty list's body: measured only when a chunk must be cut
   for (const c of chunk(items, maxCount)) {
     const bodyText = body.whole(c.items);
     // At most 3 UTF-8 bytes per UTF-16 unit: a body that fits even so need not be counted.
@@ -92,7 +92,8 @@ export function chunkWithin<T>(items: readonly T[], maxCount: number, maxBytes: 
       out.push({ ...c, chunk: out.length, bodyText, bytes });
       continue;
     }
-    let part = { offset: c.offset, items: [] as T[], texts: [] as string[], bytes: overhead };
+    const empty = (overhead ??= utf8Bytes(body.fromTexts([])));
+    let part = { offset: c.offset, items: [] as T[], texts: [] as string[], bytes: empty };
     const flush = () => {
       if (part.items.length === 0) return;
       const text = body.fromTexts(part.texts);
@@ -103,7 +104,7 @@ export function chunkWithin<T>(items: readonly T[], maxCount: number, maxBytes: 
       const size = utf8Bytes(text) + 1;
       if (part.items.length > 0 && part.bytes + size > maxBytes) {
         flush();
-        part = { offset: c.offset + i, items: [], texts: [], bytes: overhead };
+        part = { offset: c.offset + i, items: [], texts: [], bytes: empty };
       }
       part.items.push(item);
       part.texts.push(text);

@@ -72,14 +72,23 @@ export function skippedChunk<T>(chunk: Chunk<T>, error: unknown, call: CallInfo)
 }
 
 export function summarize(results: ItemResult[], error?: unknown): BulkOutcome {
-  const counts = { sent: 0, failed: 0, unknown: 0, not_attempted: 0 };
-  for (const r of results) counts[r.status] += 1;
+  // Plain counters, not counts[r.status]: a store by a computed name is several times slower per input.
+  let sent = 0;
+  let failed = 0;
+  let unknown = 0;
+  let notAttempted = 0;
+  for (const r of results) {
+    if (r.status === 'sent') sent += 1;
+    else if (r.status === 'failed') failed += 1;
+    else if (r.status === 'unknown') unknown += 1;
+    else notAttempted += 1;
+  }
   return {
     results,
-    sent: counts.sent,
-    failed: counts.failed,
-    unknown: counts.unknown,
-    notAttempted: counts.not_attempted,
+    sent,
+    failed,
+    unknown,
+    notAttempted,
     error: error === undefined ? undefined : asChunkError(error),
   };
 }

@@ -39,7 +39,9 @@ export interface ChunkedWrite<T, R> {
 export async function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrite<T, R>, options: RequestOptions | undefined): Promise<{ results: R[]; error?: unknown }> {
   const { items, what } = write;
   if (!Array.isArray(items)) throw inputError(`${what} must be a list.`, what);
-  const bodyText = bodyBuilder(write.body);
+  // Bodies from items' own texts are needed only to cut a chunk that is too big: built on first use.
+  let fromTexts: ((texts: string[]) => string) | undefined;
+  const bodyText = (texts: string[]) => (fromTexts ??= bodyBuilder(write.body))(texts);
   const chunks = chunkWithin(items, write.maxCount, core.maxBodyBytes, { whole: (list) => JSON.stringify(write.body(list)), fromTexts: bodyText });
   const given = options?.idempotencyKey;
   const keyOf =
@@ -100,7 +102,7 @@ export async function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrit
     },
     (c, error) => [skip(c as ChunkCall<T>, error)],
   );
-  return { results: run.results.flat(), error: run.error };
+  return { results: run.results.length === 1 ? run.results[0]! : run.results.flat(), error: run.error };
 }
 
 /**

@@ -34,3 +34,48 @@ test('no secret given: nothing changes; every occurrence is replaced', () => {
   expect(new Redactor([undefined, '']).redact(KEY)).toBe(KEY);
   expect(`${KEY}${KEY}`.replace(secretPattern(KEY), 'x')).toBe('xx');
 });
+
+/**
+ * Redactor skips the full pattern on text holding none of `\`, `%`, `&` (nor `+`, for a key with a
+ * space) unless the key or a base64 form of it is there literally. Those skipped texts must come out
+ * exactly as the full pattern would leave them: checked over text built from every form, with and
+ * without the escape characters.
+ */
+test('the cheap pre-check never lets a form through that the full pattern would catch', () => {
+  const keys = [KEY, 'sk_test_demo_ok', 'sk live key', 'a+b/c=d'];
+  const b64 = (k: string) => Buffer.from(k, 'utf8').toString('base64');
+  for (const key of keys) {
+    const redactor = new Redactor([key]);
+    const full = (text: string) => text.replace(secretPattern(key), '[redacted]');
+    const pieces = [
+      key,
+      b64(key),
+      b64(key).replace(/=+$/, ''),
+      b64(key).replace(/\+/g, '-').replace(/\//g, '_'),
+      new URLSearchParams({ k: key }).toString().slice(2),
+      JSON.stringify(key).slice(1, -1),
+      encodeURIComponent(key),
+      key.slice(0, -1),
+      '{"data":[{"index":0,"id":"msg_1"}]}',
+      'plain words',
+    ];
+    for (const a of pieces) {
+      for (const b of pieces) {
+        const text = `x${a}y${b}z`;
+        expect(redactor.redact(text)).toBe(full(text));
+        expect(redactor.finds(text)).toBe(full(text) !== text);
+      }
+    }
+  }
+});
+
+test('a key in base64 or as is, in an answer with no escape character, is still redacted', () => {
+  const key = 'sk_test_demo_ok';
+  const redactor = new Redactor([key]);
+  const b64 = Buffer.from(key).toString('base64');
+  for (const form of [key, b64, b64.replace(/=+$/, ''), b64.replace(/\+/g, '-').replace(/\//g, '_')]) {
+    const body = `{"data":[{"index":0,"id":"msg_1"},{"index":1,"id":"${form}"}]}`;
+    expect(redactor.redact(body)).toBe('{"data":[{"index":0,"id":"msg_1"},{"index":1,"id":"[redacted]"}]}');
+  }
+  expect(new Redactor(['sk live key']).redact('{"k":"sk+live+key"}')).toBe('{"k":"[redacted]"}');
+});
