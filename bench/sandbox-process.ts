@@ -1,7 +1,7 @@
 /** Starts the sandbox as a child process, so a benchmark's own CPU figures exclude the server's. */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxConfigInput } from '../sandbox/server.ts';
@@ -21,6 +21,7 @@ export async function startSandboxProcess(config: SandboxConfigInput): Promise<S
   const child = spawn(process.execPath, ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', join(process.cwd(), 'sandbox', 'cli.ts'), '--port', '0', '--config', file], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // The child reads its config once, at start: the folder goes as soon as it is up (or failed).
   const banner = await new Promise<{ origin: string; controlToken: string }>((resolve, reject) => {
     let out = '';
     const t = setTimeout(() => reject(new Error(`sandbox did not start: ${out}`)), 15000);
@@ -34,6 +35,6 @@ export async function startSandboxProcess(config: SandboxConfigInput): Promise<S
       }
     });
     child.on('exit', (c) => reject(new Error(`sandbox exited with ${c}: ${out}`)));
-  });
+  }).finally(() => rmSync(dir, { recursive: true, force: true }));
   return { ...banner, url: `${banner.origin}/v1`, child };
 }
