@@ -15,7 +15,9 @@ import { diffRows, previousVersion } from '../incremental.ts';
 import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
 import { decodeText, EncodingError } from '../workspace-files.ts';
-import type { WorkspaceFile } from '../workspace-files.ts';
+import type { StreamedFile } from '../workspace-files.ts';
+import { addRow } from '../report.ts';
+import type { Row } from '../report.ts';
 import { callFailure, errorFields, progressLogger, readRecords, rowLevel, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 import { ACTION_WAIT_WORDS } from '../wait-words.ts';
@@ -33,7 +35,7 @@ function lineRange(records: DataRecord[], picked: number[], offset: number, coun
 }
 
 /** Indexes of the rows to send: all of them, or on a push those changed since `before`. */
-async function rowsToSend(ctx: ModeContext, file: WorkspaceFile, records: DataRecord[]): Promise<number[]> {
+async function rowsToSend(ctx: ModeContext, file: StreamedFile, records: DataRecord[]): Promise<number[]> {
   const all = records.map((_, i) => i);
   const path = file.path;
   const previous = await previousVersion(ctx.readRoots().workspace, ctx.info.eventName, (ctx.scope.event ?? {}) as Record<string, unknown>, file.repoPath);
@@ -67,7 +69,7 @@ async function rowsToSend(ctx: ModeContext, file: WorkspaceFile, records: DataRe
 
 export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   const { settings: s, report, log } = ctx;
-  if (!s.file) throw new InputError('file', 'is required in sync-contacts mode: a CSV, JSON or YAML file of contacts.');
+  if (!s.file) throw new InputError('file', 'is required in sync-contacts mode: a CSV, JSON Lines, JSON or YAML file of contacts.');
   const { file, records } = await readRecords(ctx, 'file', s.file, ['contacts'], 'contact');
   if (records.length === 0) throw new InputError('file', `${file.path} holds no contacts.`);
   report.file = file.path;
@@ -78,6 +80,7 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   const types: AttributeTypes = s.dryRun ? new Map() : attributeTypes(await ctx.client().contactAttributes.list());
   const picked: number[] = [];
   const contacts: ContactInput[] = [];
+  const rows: Row[] = [];
   for (const i of await rowsToSend(ctx, file, records)) {
     const converted = convertAttributes(records[i].value, types);
     if ('contact' in converted) {
@@ -85,7 +88,7 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
       contacts.push(converted.contact);
       continue;
     }
-    report.rows.push({ index: i, line: records[i].line, recipient: maskRecipient(recipientOf(records[i].value) ?? ''), status: 'failed', error: { code: 'invalid_value', message: log.mask(converted.error), param: converted.param } });
+    rows.push({ index: i, line: records[i].line, recipient: maskRecipient(recipientOf(records[i].value) ?? ''), status: 'failed', error: { code: 'invalid_value', message: log.mask(converted.error), param: converted.param } });
     log.annotate(rowLevel(ctx), `Contact not sent: ${converted.error}`, { file: file.path, startLine: records[i].line });
   }
   const chunks = Math.ceil(contacts.length / MAX_IMPORT_CONTACTS);
@@ -106,7 +109,7 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
       report.jobs.push({ id: `(job ${c + 1} of ${chunks})`, lines: lineRange(records, picked, offset, count), status: 'dry-run', total: count });
     }
     if (!contacts.length && !s.dryRun) log.info('Nothing to import: no row changed.');
-    finish(ctx, file.path);
+    finish(ctx, file.path, rows);
     return;
   }
   log.info(`Importing ${contacts.length} contact(s) from ${file.path} in ${chunks} job(s)${s.wait ? `, waiting up to ${s.waitTimeoutMs / 1000} s` : ''}…`);
@@ -130,7 +133,7 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   for (const r of results.contacts) {
     const i = picked[r.index];
     const error = r.error ? errorFields(ctx, r.error) : undefined;
-    report.rows.push({ index: i, line: records[i].line, recipient: maskRecipient(recipientOf(records[i].value) ?? ''), status: r.status, key: r.idempotencyKey, ...(error ? { error } : {}) });
+    rows.push({ index: i, line: records[i].line, recipient: maskRecipient(recipientOf(records[i].value) ?? ''), status: r.status, key: r.idempotencyKey, ...(error ? { error } : {}) });
     if (r.status === 'failed' && error && r.jobId) {
       log.annotate(rowLevel(ctx), `Contact not imported: ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, { file: file.path, startLine: records[i].line });
     }
@@ -146,13 +149,14 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
   if (s.wait && results.unfinishedJobIds.length) {
     report.failures.push(`The import did not finish within wait-timeout (${s.waitTimeoutMs / 1000} s); ${stillRunning(results.unfinishedJobIds, ACTION_WAIT_WORDS, true)}.`);
   }
-  finish(ctx, file.path);
+  finish(ctx, file.path, rows);
 }
 
-function finish(ctx: ModeContext, path: string): void {
+function finish(ctx: ModeContext, path: string, rows: Row[]): void {
   const { report } = ctx;
-  report.rows.sort((a, b) => a.index - b.index);
-  const count = (status: string) => report.rows.filter((r) => r.status === status).length;
+  rows.sort((a, b) => a.index - b.index);
+  for (const row of rows) addRow(report, row);
+  const count = (status: string) => report.rowCounts[status] ?? 0;
   report.counts.imported = count('imported');
   report.counts.failed += count('failed');
   report.counts.unknown = count('unknown');
