@@ -144,14 +144,18 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
     items = [];
     lines = [];
   };
-  for await (const { line, value } of source.records()) {
-    const m = message(ctx, value, bodyDefault);
-    if (typeof m === 'string' || sent + items.length >= count) throw changedError(path, line, `${totals.sent} message(s) were sent before it.`);
-    items.push(m);
-    lines.push(line);
-    if (items.length === GROUP) await sendGroup();
+  try {
+    for await (const { line, value } of source.records()) {
+      const m = message(ctx, value, bodyDefault);
+      if (typeof m === 'string' || sent + items.length >= count) throw changedError(path, line, `${totals.sent} message(s) were sent before it.`);
+      items.push(m);
+      lines.push(line);
+      if (items.length === GROUP) await sendGroup();
+    }
+    await sendGroup();
+    if (sent !== count) throw changedError(path, undefined, `${totals.sent} message(s) were sent before it.`);
+  } finally {
+    // Also when the file changed: what was sent before is reported (rows, counts, outputs).
+    if (!s.dryRun) finishMessageOutcome(ctx, totals, stopped);
   }
-  await sendGroup();
-  if (sent !== count) throw changedError(path, undefined, `${totals.sent} message(s) were sent before it.`);
-  if (!s.dryRun) finishMessageOutcome(ctx, totals, stopped);
 }
