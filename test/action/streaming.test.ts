@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { run } from '../../action/src/main.ts';
+import { actionChunkKeys } from '../../src/index.ts';
 import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
 import { undiciTransport } from '../../src/runtime/undici-transport.ts';
 import { ledgerRows } from '../support/ledger-rows.ts';
@@ -99,3 +100,30 @@ test('the file changes between the checking pass and the sending pass: what chan
     await dispatcher.close();
   }
 });
+
+/** The key of chunk `n` of the whole list, as the action derived it before files were streamed. */
+function wholeListKeys(operation: string, context: unknown, items: unknown[], size: number): string[] {
+  const keys = actionChunkKeys({ repository: 'acme/shop', runId: '4242', job: 'notify', step: 'notify', operation, context });
+  const chunks = Math.ceil(items.length / size);
+  return Array.from({ length: chunks }, (_, n) => keys({ chunk: n, offset: n * size, items: items.slice(n * size, (n + 1) * size), chunks }));
+}
+
+test.each([
+  ['batch', 2600, 500],
+  ['sync-contacts', 4500, 1000],
+])('%s of %i rows in groups: every row carries the key its chunk of the whole list always had', async (mode, n, size) => {
+  const contacts = Array.from({ length: n }, (_, i) => ({ email: `c${i}@example.com`, first_name: `C${i}` }));
+  const messages = Array.from({ length: n }, (_, i) => ({ to: `user${i}@example.com`, body: `Hello ${i}` }));
+  const file = mode === 'batch' ? messagesCsv(n) : `email,first_name\n${contacts.map((c) => `${c.email},${c.first_name}`).join('\n')}\n`;
+  const path = mode === 'batch' ? 'data/messages.csv' : 'data/contacts.csv';
+  const r = await runStep({ 'api-key': KEY, 'base-url': sandbox.url, mode, channel: 'email', file: path, 'wait-timeout': '120' }, { files: { [path]: file }, event: RELEASE_EVENT });
+  expect(r.code).toBe(0);
+  const expected = mode === 'batch' ? wholeListKeys('batch', null, messages.map((m) => ({ channel: 'email', ...m })), size) : wholeListKeys('sync-contacts', { file: path }, contacts, size);
+  const doc = JSON.parse(readFileSync(r.outputs['results-file'], 'utf8')) as { results: { index: number; line: number; key: string; status: string }[] };
+  expect(doc.results).toHaveLength(n);
+  expect(doc.results.map((x) => x.key)).toEqual(Array.from({ length: n }, (_, i) => expected[Math.floor(i / size)]));
+  expect(doc.results.map((x) => x.line)).toEqual(Array.from({ length: n }, (_, i) => i + 2));
+  expect(r.outputs['idempotency-key']).toBe(expected[0]);
+  const ledger = ledgerRows(sandbox);
+  expect(mode === 'batch' ? ledger.messages.length : ledger.contacts.length).toBe(n);
+}, 120_000);
