@@ -92,8 +92,14 @@ function parseJson(text: string, keys: readonly string[], what: string): DataRec
   }
   const { list, key } = pickCollection(root, keys, what);
   const offsets = jsonElementOffsets(text, key);
+  // One walk for all the (increasing) offsets: lineAt from the start for each was quadratic.
+  const lines: number[] = [];
+  for (let at = 0, line = 1, k = 0; k < offsets.length; at++) {
+    while (k < offsets.length && offsets[k] === at) lines[k++] = line;
+    if (text.charCodeAt(at) === 10) line++;
+  }
   return list.map((value, i) => {
-    const line = offsets[i] === undefined ? 1 : lineAt(text, offsets[i]);
+    const line = lines[i] ?? 1;
     return { line, value: asRecord(value, line, what) };
   });
 }
