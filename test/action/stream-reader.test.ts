@@ -2,7 +2,10 @@
  * The streamed reader (decode-stream.ts + record-stream.ts) fed the bytes in small pieces, so records,
  * CRLFs, multi-byte characters and the BOM straddle read buffers: lines and refusals as for a whole file.
  */
+import { detectFormat } from '../../action/src/data-files.ts';
 import { decodeStream } from '../../action/src/decode-stream.ts';
+import { readInputs } from '../../action/src/inputs.ts';
+import { fakeCore } from './helpers.ts';
 import { streamRecords } from '../../action/src/record-stream.ts';
 import type { StreamedFormat } from '../../action/src/record-stream.ts';
 
@@ -72,4 +75,11 @@ describe.each([1, 2, 3, 7, 64])('read in pieces of %i bytes after the first 4 Ki
 test('a file in UTF-16 without a BOM, or UTF-32, is refused as a whole', async () => {
   await expect(read(Buffer.from('a,b\n1,2\n', 'utf16le'), 'csv')).rejects.toThrow('data/x: looks like UTF-16LE without a byte-order mark');
   await expect(read(Buffer.from([0xff, 0xfe, 0, 0, 0x61, 0, 0, 0]), 'csv')).rejects.toThrow('data/x: is UTF-32');
+});
+
+test('JSON Lines is told by .jsonl and .ndjson, or file-format: jsonl', () => {
+  expect(detectFormat('data/messages.jsonl', 'auto')).toBe('jsonl');
+  expect(detectFormat('data/messages.NDJSON', 'auto')).toBe('jsonl');
+  expect(detectFormat('data/messages.txt', 'jsonl')).toBe('jsonl');
+  expect(readInputs(fakeCore({ 'file-format': 'jsonl' }), {}, '').fileFormat).toBe('jsonl');
 });
