@@ -81,5 +81,5 @@ test('JSON Lines is told by .jsonl and .ndjson, or file-format: jsonl', () => {
   expect(detectFormat('data/messages.jsonl', 'auto')).toBe('jsonl');
   expect(detectFormat('data/messages.NDJSON', 'auto')).toBe('jsonl');
   expect(detectFormat('data/messages.txt', 'jsonl')).toBe('jsonl');
-  expect(readInputs(fakeCore({ 'file-format': 'jsonl' }), {}, '').fileFormat).toBe('jsonl');
+  expect(readInputs(fakeCore({ 'file-format': 'jsonl', 'dry-run': 'true' }), {}, '').fileFormat).toBe('jsonl');
 });
