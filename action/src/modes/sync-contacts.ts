@@ -82,8 +82,11 @@ async function removedCandidates(previous: PreviousRows | undefined): Promise<Ma
 }
 
 function rowFailure(ctx: ModeContext, path: string, r: IndexedRecord, error: string, param: string): void {
+  // The row's own addresses are masked verbatim in what quotes them, as the run's recipients always were.
+  const forget = ctx.log.remember(['whatsapp', 'email'].map((f) => r.value[f]).filter((v): v is string => typeof v === 'string'));
   addRow(ctx.report, { index: r.index, line: r.line, recipient: maskRecipient(recipientOf(r.value) ?? ''), status: 'failed', error: { code: 'invalid_value', message: ctx.log.mask(error), param } });
   ctx.log.annotate(rowLevel(ctx), `Contact not sent: ${error}`, { file: path, startLine: r.line });
+  forget();
 }
 
 export async function syncContactsMode(ctx: ModeContext): Promise<void> {
