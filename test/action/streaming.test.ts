@@ -127,3 +127,21 @@ test.each([
   const ledger = ledgerRows(sandbox);
   expect(mode === 'batch' ? ledger.messages.length : ledger.contacts.length).toBe(n);
 }, 120_000);
+
+test.each([
+  ['batch', 600, 'data/messages.csv', messagesCsv(600), 'release-42:chunk-0'],
+  ['batch', 400, 'data/messages.csv', messagesCsv(400), 'release-42'],
+  ['sync-contacts', 2500, 'data/contacts.csv', `email\n${Array.from({ length: 2500 }, (_, i) => `c${i}@example.com`).join('\n')}\n`, 'release-42:chunk-0'],
+  ['sync-contacts', 900, 'data/contacts.csv', `email\n${Array.from({ length: 900 }, (_, i) => `c${i}@example.com`).join('\n')}\n`, 'release-42'],
+])('%s of %i rows with the idempotency-key input: chunks named as for the whole list', async (mode, rows, path, file, first) => {
+  const size = mode === 'batch' ? 500 : 1000;
+  for (const dryRun of ['true', 'false']) {
+    const r = await runStep({ 'api-key': KEY, 'base-url': sandbox.url, mode, channel: 'email', file: path, 'idempotency-key': 'release-42', 'dry-run': dryRun }, { files: { [path]: file }, event: RELEASE_EVENT });
+    expect(r.code).toBe(0);
+    expect(r.outputs['idempotency-key']).toBe(first);
+    if (dryRun === 'true') continue;
+    const doc = JSON.parse(readFileSync(r.outputs['results-file'], 'utf8')) as { results: { key: string }[] };
+    const expected = rows > size ? Array.from({ length: rows }, (_, i) => `release-42:chunk-${Math.floor(i / size)}`) : Array.from({ length: rows }, () => 'release-42');
+    expect(doc.results.map((x) => x.key)).toEqual(expected);
+  }
+});

@@ -82,7 +82,7 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
   const bodyDefault = bodyTemplate(ctx).template;
   const { digests, firstChunk } = await check(ctx, source, bodyDefault);
   const count = digests.count;
-  const { keys, first } = writeKeys(ctx, null, firstChunk, MAX_BATCH_MESSAGES);
+  const { keys, first } = writeKeys(ctx, null, firstChunk, MAX_BATCH_MESSAGES, count);
   report.idempotencyKey = first;
   report.details.push([
     { label: 'File', value: path, code: true },
