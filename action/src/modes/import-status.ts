@@ -10,6 +10,7 @@ import { ApiError, describeError, describeJobResults, jobResult, jobRowPlace, jo
 import type { Job } from '../../../src/index.ts';
 import type { DataRecord } from '../data-files.ts';
 import { InputError } from '../inputs.ts';
+import { addRow } from '../report.ts';
 import { errorFields, progressLogger, readRecords, rowLevel } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 import { ACTION_WAIT_WORDS } from '../wait-words.ts';
@@ -65,7 +66,7 @@ export async function importStatusMode(ctx: ModeContext): Promise<void> {
       const { element } = failure;
       const record: DataRecord | undefined = offset !== undefined && element !== undefined && element < result.total ? loaded?.records[offset + element] : undefined;
       // A row is named by its line of the file when it can be placed; else by the service's own element index.
-      report.rows.push({ index: (offset ?? 0) + (element ?? k), line: record?.line, status: 'failed', error: errorFields(ctx, failure.error) });
+      addRow(report, { index: (offset ?? 0) + (element ?? k), line: record?.line, status: 'failed', error: errorFields(ctx, failure.error) });
       const where = record && loaded ? { file: loaded.file.path, startLine: record.line } : {};
       log.annotate(rowLevel(ctx), refusedText('contact', failure.error, { words: ACTION_WAIT_WORDS, which: record ? `job ${result.jobId}` : jobRowPlace(result.jobId, failure) }), where);
     }
