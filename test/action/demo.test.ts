@@ -11,7 +11,7 @@ test('npm start: sync, send, re-run, a rejected bad row, the workflow to paste a
   });
   expect(code).toBe(0);
   expect(stdout).toContain('4 sent (4 replayed: already done by an earlier attempt)');
-  expect(stdout).toMatch(/│ ::error title=Messaging Service,file=contacts\.csv,line=3::Contact not imported: validation_failed/);
+  expect(stdout).toMatch(/│ ::error title=Messaging Service,file=contacts\.csv,line=3::Contact not imported \(job job_\w+\): validation_failed/);
   expect(stdout).toContain('uses: messaging-service/n8n-nodes-messaging-service/action@v1');
   // --no-keep stops the sandbox, so no link to it is printed (it would answer nothing).
   expect(stdout).not.toMatch(/http:\/\/127\.0\.0\.1:\d+\/\s*$/m);

@@ -101,7 +101,7 @@ test('dry run: renders, writes the summary, calls nothing', async () => {
 test('bad rows: annotated at file and line, the step fails, outputs still written', async () => {
   const r = await step({ mode: 'sync-contacts', file: 'data/contacts.csv' }, { files: { 'data/contacts.csv': `${CONTACTS}Bad,not-an-email,\nEve,,+49 151\n` } });
   expect(r.code).toBe(1);
-  expect(r.stdout).toMatch(/^::error title=Messaging Service,file=data\/contacts\.csv,line=4::Contact not imported: validation_failed/m);
+  expect(r.stdout).toMatch(/^::error title=Messaging Service,file=data\/contacts\.csv,line=4::Contact not imported \(job job_\w+\): validation_failed/m);
   expect(r.stdout).toMatch(/^::error title=Messaging Service,file=data\/contacts\.csv,line=5::/m);
   expect(r.stdout).toMatch(/^::error::2 contact row\(s\) failed/m);
   expect(r.outputs.failed).toBe('2');

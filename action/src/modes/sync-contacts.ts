@@ -10,7 +10,7 @@
  * jobs are waited for, pass 3 reports every row at its line. Each later pass reads the file only as pass
  * 1 saw it (verified-rows.ts).
  */
-import { describeImportResults, MAX_IMPORT_CONTACTS, stillRunning } from '../../../src/index.ts';
+import { describeImportResults, jobRowPlace, MAX_IMPORT_CONTACTS, refusedText, rowErrorAsApiError, stillRunning } from '../../../src/index.ts';
 import type { ApiError, ImportChunk, ImportResults } from '../../../src/index.ts';
 import { attributeTypes, convertAttributes } from '../attributes.ts';
 import type { AttributeTypes } from '../attributes.ts';
@@ -166,7 +166,11 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
 /** The import's notes, status and failures, from every chunk's results. */
 function reportImport(ctx: ModeContext, results: ImportResults, stop: ApiError | undefined): void {
   const { settings: s, report, log } = ctx;
-  for (const re of results.unplacedRowErrors) log.annotate(rowLevel(ctx), `Contact row failed in job ${re.jobId} (it names no row of its job): ${re.code ?? 'row_error'}: ${re.message ?? ''}`);
+  for (const re of results.unplacedRowErrors) {
+    const error = rowErrorAsApiError(re);
+    const place = `${jobRowPlace(re.jobId, { element: re.rowInJob, error })}${re.outsideChunk ? ', outside its chunk' : ''}`;
+    log.annotate(rowLevel(ctx), refusedText('contact', error, { words: ACTION_WAIT_WORDS, which: place }));
+  }
   report.counts.failed += results.unplacedRowErrors.length;
   report.notes.push(`Contacts: ${log.mask(describeImportResults(results, ACTION_WAIT_WORDS))}.`);
   report.jobStatus = stop ? 'failed' : !s.wait ? 'queued' : results.unfinishedJobIds.length ? 'unfinished' : 'completed';
@@ -202,7 +206,7 @@ async function reportRows(ctx: ModeContext, path: string, rows: AsyncIterable<In
     const error = result.error ? errorFields(ctx, result.error) : undefined;
     addRow(report, { index: r.index, line: r.line, recipient: maskRecipient(who ?? ''), status: result.status, key: result.idempotencyKey, ...(error ? { error } : {}) });
     if (result.status === 'failed' && error && result.jobId) {
-      log.annotate(rowLevel(ctx), `Contact not imported: ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, { file: path, startLine: r.line });
+      log.annotate(rowLevel(ctx), refusedText('contact', result.error!, { words: ACTION_WAIT_WORDS, which: `job ${result.jobId}` }), { file: path, startLine: r.line });
     }
     forget();
   }
