@@ -89,12 +89,12 @@ export function actionMemorySection(pair: ActionMemoryPair): string[] {
     const find = (rows: HeapCapRow[] | undefined) => rows?.find((r) => r.mode === h.mode && r.format === h.format);
     out.push(`| ${h.mode} | ${h.format} | ${heapCell(find(before?.heapCap)) ?? '—'} | ${heapCell(find(after?.heapCap)) ?? '—'} |`);
   }
-  out.push('', '| real run (sandbox) | format | file | peak RSS | ledger: rows delivered, lost, duplicates | refused last row: line → annotated at |', '|---|---|---:|---:|---|---|');
+  out.push('', '| real run (sandbox) | format | file | peak RSS | ledger: rows delivered, lost, duplicates | refused last row |', '|---|---|---:|---:|---|---|');
   for (const key of [...new Set([...(before?.real ?? []), ...(after?.real ?? [])].map(keyOf))]) {
     const b = before?.real.find((d) => keyOf(d) === key);
     const a = after?.real.find((d) => keyOf(d) === key);
     const d = (a ?? b)!;
-    const line = (r: RealRow | undefined) => r && `${r.refusedLine} → ${r.annotatedLine ?? 'none'}`;
+    const line = (r: RealRow | undefined) => r && `line ${r.refusedLine}, annotated ${r.annotatedLine === null ? 'nowhere' : `at ${r.annotatedLine}`}`;
     out.push(`| ${d.mode} | ${d.format} | ${mb(d.fileBytes)} | ${arrow(b && mb(b.peakRss), a && mb(a.peakRss))} | ${arrow(realCell(b), realCell(a))} | ${arrow(line(b), line(a))} |`);
   }
   const inc = (r: ActionMemoryResults | null): string | undefined => {

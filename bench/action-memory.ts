@@ -10,7 +10,7 @@
  *   incremental  a 50 MB contacts CSV with 3 rows edited since the previous commit (push event with `before`)
  *   limit   JSON and YAML contacts files over the action's stated size limit: fail before any call
  * Options: --label before|after (default after; `before` writes bench/results-action-memory-before.json),
- * --only dry,heap,real,incremental,limit   --sizes 10,50,200   --limit-mb <n> (size of the over-limit files, default 100)
+ * --only dry,heap,real,incremental,limit   --sizes 10,50,200   --limit-mb <n> (size of the over-limit files, default 20: the action refuses JSON and YAML past 16 MiB)
  * --merge (keep the saved file's other parts: rerun one part alone)
  */
 import { execFileSync } from 'node:child_process';
@@ -30,7 +30,7 @@ import { startSandboxProcess } from './sandbox-process.ts';
 import type { SandboxProcess } from './sandbox-process.ts';
 
 const { values } = parseArgs({
-  options: { label: { type: 'string', default: 'after' }, only: { type: 'string', default: 'dry,heap,real,incremental,limit' }, sizes: { type: 'string', default: '10,50,200' }, 'limit-mb': { type: 'string', default: '100' }, merge: { type: 'boolean' } },
+  options: { label: { type: 'string', default: 'after' }, only: { type: 'string', default: 'dry,heap,real,incremental,limit' }, sizes: { type: 'string', default: '10,50,200' }, 'limit-mb': { type: 'string', default: '20' }, merge: { type: 'boolean' } },
 });
 const parts = new Set(values.only.split(','));
 const SIZES = values.sizes.split(',').map(Number);
@@ -66,7 +66,7 @@ function log(what: string, run: ActionRun, fileBytes: number): void {
   console.log(`  ${what.padEnd(44)} exit ${String(run.code).padStart(3)}  peak RSS ${mb(run.peakRss).padStart(10)}  ${(run.peakRss / fileBytes).toFixed(2)}× file  ${run.seconds.toFixed(1)} s${run.signal ? `  ${run.signal}` : ''}`);
 }
 
-/** Whether the action reads `format` (JSON Lines exists only once the action streams): a 3-row dry run. */
+/** Whether the action reads `format` (JSON Lines exists only once the action streams): a one-row dry run. */
 async function reads(format: FileFormat): Promise<boolean> {
   const ws = workspaceWith(`probe-${format}`, { kind: 'contacts', format, targetBytes: 1, seed: SEED });
   const run = await runAction({ inputs: { mode: 'sync-contacts', file: ws.file, 'dry-run': 'true' }, workspace: ws.dir });
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
         const ws = workspaceWith('heap', { kind, format: f, targetBytes: 310 * MB, seed: SEED });
         const run = await runAction({ inputs: { mode, file: ws.file, 'dry-run': 'true' }, workspace: ws.dir, env: { NODE_OPTIONS: '--max-old-space-size=1792' } });
         log(`${mode} ${f} 310 MB`, run, ws.bytes);
-        const crash = /heap out of memory|Allocation failed/i.test(run.stderrTail) ? 'JavaScript heap out of memory' : undefined;
+        const crash = run.heapOutOfMemory ? 'JavaScript heap out of memory' : undefined;
         results.heapCap.push({ mode, format: f, fileBytes: ws.bytes, code: run.code, signal: run.signal, completed: run.code === 0, peakRss: run.peakRss, seconds: run.seconds, ...(crash ? { crash } : {}) });
       }
     }
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
               const run = await real({ mode, file: ws.file }, ws.dir);
               log(`${mode} ${format} ${size} MB (${ws.rows.toLocaleString('en-US')} rows)`, run, ws.bytes);
               const count = await countLedger(sb.origin, kind, ws.rows, new Set([ws.rows - 1]));
-              const annotated = run.errors.find((e) => e.file === ws.file && /refused|not imported/.test(e.message))?.line ?? null;
+              const annotated = run.errors.find((e) => e.file === ws.file && /refused|not imported|not sent/.test(e.message))?.line ?? null;
               console.log(`    ledger: ${count.delivered.toLocaleString('en-US')} delivered once, ${count.lost} lost, ${count.duplicates} duplicates, ${count.strays} strays; ${count.requests} API calls; refused row at line ${ws.lastLine} → annotated at ${annotated}`);
               results.real.push({ mode, format, targetMB: size, fileBytes: ws.bytes, rows: ws.rows, code: run.code, peakRss: run.peakRss, seconds: run.seconds, ...count, refusedLine: ws.lastLine, annotatedLine: annotated });
             }
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
           const run = await real({ mode: 'sync-contacts', file: ws.file }, ws.dir, { env: { NODE_OPTIONS: '--max-old-space-size=1792' }, timeoutSeconds: LIMIT_TIMEOUT });
           const count = await countLedger(sb.origin, 'contacts', ws.rows, new Set());
           log(`${format} ${mb(ws.bytes)}: ${count.requests} API calls`, run, ws.bytes);
-          const crash = /heap out of memory|Allocation failed/i.test(run.stderrTail) ? 'crashed: JavaScript heap out of memory' : '';
+          const crash = run.heapOutOfMemory ? 'crashed: JavaScript heap out of memory' : '';
           const message = run.timedOut ? `still running after ${LIMIT_TIMEOUT} s: stopped` : (run.errors.find((e) => !e.line)?.message ?? run.errors[0]?.message ?? crash);
           if (message) console.log(`    ${message.slice(0, 300)}`);
           results.limit.push({ format, fileBytes: ws.bytes, code: run.code, peakRss: run.peakRss, seconds: run.seconds, requests: count.requests, message: message.slice(0, 300) });

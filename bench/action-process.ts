@@ -65,8 +65,8 @@ export interface ActionRun {
   seconds: number;
   outputs: Record<string, string>;
   errors: ReturnType<typeof errorAnnotations>;
-  /** The last lines of stderr (a crash's reason). */
-  stderrTail: string;
+  /** V8 gave up: "JavaScript heap out of memory" on stderr. */
+  heapOutOfMemory: boolean;
   timedOut: boolean;
 }
 
@@ -116,6 +116,7 @@ export async function runAction(options: ActionRunOptions): Promise<ActionRun> {
     closeSync(out);
     closeSync(err);
     const report = readFileSync(files.time, 'utf8');
+    const stderr = readFileSync(files.err, 'utf8');
     // time -v reports a child killed by a signal as "Command terminated by signal N" and exits 128 + N.
     const killed = /Command terminated by signal (\d+)/.exec(report)?.[1];
     return {
@@ -125,7 +126,7 @@ export async function runAction(options: ActionRunOptions): Promise<ActionRun> {
       seconds: (performance.now() - started) / 1000,
       outputs: parseOutputs(readFileSync(files.output, 'utf8')),
       errors: errorAnnotations(readFileSync(files.log, 'utf8')),
-      stderrTail: readFileSync(files.err, 'utf8').split('\n').filter(Boolean).slice(-3).join('\n'),
+      heapOutOfMemory: /JavaScript heap out of memory/.test(stderr),
       timedOut,
     };
   } finally {
