@@ -6,11 +6,12 @@
 import type { Node as YamlNode } from 'yaml';
 import { isPrototypeName } from '../../src/index.ts';
 import { jsonElementOffsets } from './json-offsets.ts';
+import { streamRecords } from './record-stream.ts';
 
 // csv-parse and yaml are loaded on first use (ncc puts them in chunks of their own): a send with
 // inline recipients, the most common step, never parses them (bench/action-startup.ts).
 
-export type DataFormat = 'csv' | 'json' | 'yaml' | 'text';
+export type DataFormat = 'csv' | 'jsonl' | 'json' | 'yaml' | 'text';
 
 export interface DataRecord {
   /** 1-based line where the record starts. */
@@ -32,9 +33,10 @@ export function detectFormat(path: string, given: string): DataFormat {
   const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
   if (ext === 'csv') return 'csv';
   if (ext === 'json') return 'json';
+  if (ext === 'jsonl' || ext === 'ndjson') return 'jsonl';
   if (ext === 'yaml' || ext === 'yml') return 'yaml';
   if (ext === 'txt' || ext === 'text' || ext === 'list' || ext === undefined) return 'text';
-  throw new DataFileError(`cannot tell the format of "${path}" from its extension: set file-format to csv, json, yaml or text`);
+  throw new DataFileError(`cannot tell the format of "${path}" from its extension: set file-format to csv, jsonl, json, yaml or text`);
 }
 
 function lineAt(text: string, offset: number): number {
@@ -47,7 +49,7 @@ function lineAt(text: string, offset: number): number {
  * Field names that differ only in case (`Email`, `email`) or repeat: refused by name, never dropped. A NUL
  * (e.g. a JSON `\u0000`) is refused too: no service field or attribute has one.
  */
-function checkFieldNames(names: readonly string[], line: number | undefined, where: string): void {
+export function checkFieldNames(names: readonly string[], line: number | undefined, where: string): void {
   const seen = new Map<string, string>();
   for (const name of names) {
     if (name.includes('\u0000')) throw new DataFileError(`${where} "${name.replace(/\u0000/g, '\\0')}" holds a NUL character`, line);
@@ -61,7 +63,7 @@ function checkFieldNames(names: readonly string[], line: number | undefined, whe
   }
 }
 
-function asRecord(value: unknown, line: number, what: string): Record<string, unknown> {
+export function asRecord(value: unknown, line: number, what: string): Record<string, unknown> {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     checkFieldNames(Object.keys(value), line, 'field');
     return value as Record<string, unknown>;
@@ -80,41 +82,6 @@ function pickCollection(root: unknown, keys: readonly string[], what: string): {
   throw new DataFileError(`expected a list of ${what}s, or an object with ${keys.map((k) => `"${k}"`).join(' or ')} holding one`);
 }
 
-/** Blank and comment lines csv-parse skips before a record (they are part of its raw text). */
-const SKIPPED_LINES = /^(?:[ \t]*(?:#[^\n]*)?\n)*/;
-
-async function parseCsv(source: string): Promise<DataRecord[]> {
-  const { parse } = await import('csv-parse/sync');
-  // csv-parse counts CR and LF of a CRLF inside a quoted field as two lines: normalise line ends
-  // first (a multiline value then holds LF), and count each record's start from its raw text.
-  const text = source.replace(/\r\n?/g, '\n');
-  let rows: { record: Record<string, string>; raw: string; info: { lines: number } }[];
-  try {
-    rows = parse(text, {
-      columns: (header: string[]) => {
-        checkFieldNames(header, lineAt(text, text.search(/^[ \t]*[^#\s]/m)), 'column');
-        return header.map((h) => h.trim());
-      },
-      info: true,
-      raw: true,
-      skip_empty_lines: true,
-      trim: true,
-      comment: '#',
-      comment_no_infix: true,
-    }) as typeof rows;
-  } catch (error) {
-    if (error instanceof DataFileError) throw error;
-    const e = error as Error & { lines?: number };
-    throw new DataFileError(`CSV: ${e.message}`, e.lines);
-  }
-  return rows.map(({ record, raw, info }) => {
-    const body = raw.replace(SKIPPED_LINES, '').replace(/\n$/, '');
-    const value: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(record)) if (v !== '' && v !== undefined) value[k] = v;
-    return { line: info.lines - (body.match(/\n/g) ?? []).length, value };
-  });
-}
-
 function parseJson(text: string, keys: readonly string[], what: string): DataRecord[] {
   let root: unknown;
   try {
@@ -125,8 +92,14 @@ function parseJson(text: string, keys: readonly string[], what: string): DataRec
   }
   const { list, key } = pickCollection(root, keys, what);
   const offsets = jsonElementOffsets(text, key);
+  // One walk for all the (increasing) offsets: lineAt from the start for each was quadratic.
+  const lines: number[] = [];
+  for (let at = 0, line = 1, k = 0; k < offsets.length; at++) {
+    while (k < offsets.length && offsets[k] === at) lines[k++] = line;
+    if (text.charCodeAt(at) === 10) line++;
+  }
   return list.map((value, i) => {
-    const line = offsets[i] === undefined ? 1 : lineAt(text, offsets[i]);
+    const line = lines[i] ?? 1;
     return { line, value: asRecord(value, line, what) };
   });
 }
@@ -157,19 +130,16 @@ async function parseYaml(text: string, keys: readonly string[], what: string): P
 }
 
 /**
- * Reads the records of a data file. `keys` are the object keys a JSON/YAML file may hold its list under
- * (e.g. `messages`); `what` names one record in messages. Plain text gives `{ value: line }` records.
+ * The records of a data file's text, all at once (tests, and the whole-document formats). `keys` are the
+ * object keys a JSON/YAML file may hold its list under (e.g. `messages`); `what` names one record in
+ * messages. Plain text gives `{ value: line }` records. Files are read with readRecordStream (shared.ts).
  */
 export async function parseRecords(text: string, format: DataFormat, keys: readonly string[], what: string): Promise<DataRecord[]> {
-  if (format === 'text') {
+  if (format === 'csv' || format === 'jsonl' || format === 'text') {
     const records: DataRecord[] = [];
-    text.split(/\r?\n|\r/).forEach((raw, i) => {
-      const value = raw.trim();
-      if (value && !value.startsWith('#')) records.push({ line: i + 1, value: { value } });
-    });
+    for await (const r of streamRecords([text.replace(/\r\n?/g, '\n')], format, what)) records.push(r);
     return records;
   }
-  if (format === 'csv') return parseCsv(text);
   if (format === 'json') return parseJson(text, keys, what);
   if (format === 'yaml') return parseYaml(text, keys, what);
   throw new DataFileError(`unknown file-format "${format as string}"`);

@@ -6,14 +6,18 @@
  * version obeys the rule of the current file (read-paths.ts): a path that was a symlink in that commit
  * (git mode 120000) is not followed, and a file outside the repository has no previous version.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../src/index.ts';
 import type { DataRecord } from './data-files.ts';
 
 const ZERO_SHA = /^0+$/;
 
-/** The previous version's raw bytes (decoded by the caller as strictly as the current file), or why there is none. */
-type PreviousVersion = { status: 'found'; before: string; bytes: Uint8Array } | { status: 'absent-file' } | { status: 'absent-commit'; reason: string } | { status: 'not-followed'; reason: string } | { status: 'not-push' };
+/**
+ * The previous version's raw bytes as a stream from git (each call runs `git cat-file` anew; decoded by
+ * the caller as strictly as the current file), or why there is none.
+ */
+type PreviousVersion = { status: 'found'; before: string; bytes: () => AsyncIterable<Uint8Array> } | { status: 'absent-file' } | { status: 'absent-commit'; reason: string } | { status: 'not-followed'; reason: string } | { status: 'not-push' };
 
 const SYMLINK_MODE = '120000';
 
@@ -45,9 +49,77 @@ export async function previousVersion(workspace: string, eventName: string, payl
   const [, mode, type, blob] = fields;
   if (mode === SYMLINK_MODE) return { status: 'not-followed', reason: `${path} was a symbolic link in ${before.slice(0, 7)}, which is not followed` };
   if (type !== 'blob') return { status: 'absent-file' };
-  const shown = await git(workspace, ['cat-file', 'blob', blob]);
-  if (!shown.ok) return { status: 'absent-file' };
-  return { status: 'found', before, bytes: shown.stdout };
+  return { status: 'found', before, bytes: () => blobStream(workspace, blob) };
+}
+
+/** A blob's bytes as git writes them: memory holds a pipe's buffer, not the file. */
+async function* blobStream(cwd: string, blob: string): AsyncGenerator<Uint8Array> {
+  const child = spawn('git', ['cat-file', 'blob', blob], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8').slice(0, 1000)));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  try {
+    for await (const chunk of child.stdout) yield chunk as Buffer;
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+  const code = await exited;
+  if (code !== 0) throw new Error(`git cat-file failed (${code}): ${stderr.trim()}`);
+}
+
+/** A row's content as a short key: 96 bits of the SHA-256 of its canonical JSON (16 characters). */
+export function contentKey(value: Record<string, unknown>): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('base64').slice(0, 16);
+}
+
+/**
+ * The previous version's rows as a multiset of content keys, never the rows (its cost a row is in
+ * docs/github-action.md). `take` matches a current row against the earliest previous row of equal
+ * content; a second read of the previous version then asks `unmatched` of each row, in order, to find
+ * the rows edited or removed since, at the lines a list comparison would name.
+ */
+export class ContentIndex {
+  /** Previous rows of each content not matched yet. */
+  private readonly left = new Map<string, number>();
+  /** For contents of which some but not all rows were matched: how many (the earliest ones). */
+  private readonly matched = new Map<string, number>();
+  rows = 0;
+
+  add(value: Record<string, unknown>): void {
+    const key = contentKey(value);
+    this.left.set(key, (this.left.get(key) ?? 0) + 1);
+    this.rows += 1;
+  }
+
+  /** True when a previous row had exactly this content (that row is then matched). */
+  take(value: Record<string, unknown>): boolean {
+    const key = contentKey(value);
+    const n = this.left.get(key);
+    if (!n) return false;
+    if (n === 1) {
+      this.left.delete(key);
+      this.matched.delete(key);
+    } else {
+      this.left.set(key, n - 1);
+      this.matched.set(key, (this.matched.get(key) ?? 0) + 1);
+    }
+    return true;
+  }
+
+  /** Second read of the previous version, row by row in order: true for a row no current row matched. */
+  unmatched(value: Record<string, unknown>): boolean {
+    const key = contentKey(value);
+    if (!this.left.has(key)) return false;
+    const skip = this.matched.get(key) ?? 0;
+    if (skip === 0) return true;
+    this.matched.set(key, skip - 1);
+    return false;
+  }
+
+  /** Whether any previous row is unmatched (so a second read is worth it). */
+  get anyUnmatched(): boolean {
+    return this.left.size > 0;
+  }
 }
 
 interface RowDiff {
@@ -60,20 +132,15 @@ interface RowDiff {
 /**
  * Rows compared by content (canonical JSON), as multisets: moving rows around changes nothing. An
  * edited row is changed, not removed: removed rows are those whose identity (e.g. e-mail) is gone.
+ * The same steps as the streamed sync (sync-contacts.ts), on lists.
  */
 export function diffRows(previous: readonly DataRecord[], current: readonly DataRecord[], identity: (r: DataRecord) => string): RowDiff {
-  const before = new Map<string, DataRecord[]>();
-  for (const r of previous) {
-    const key = canonicalJson(r.value);
-    before.set(key, [...(before.get(key) ?? []), r]);
-  }
+  const index = new ContentIndex();
+  for (const r of previous) index.add(r.value);
   const changed: number[] = [];
   current.forEach((r, i) => {
-    const same = before.get(canonicalJson(r.value));
-    if (same?.length) same.shift();
-    else changed.push(i);
+    if (!index.take(r.value)) changed.push(i);
   });
   const present = new Set(current.map(identity));
-  const removed = [...before.values()].flat().filter((r) => !present.has(identity(r)));
-  return { changed, removed: removed.sort((a, b) => a.line - b.line) };
+  return { changed, removed: previous.filter((r) => index.unmatched(r.value) && !present.has(identity(r))) };
 }

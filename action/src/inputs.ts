@@ -16,7 +16,7 @@ export class InputError extends Error {
 
 export const MODES = ['send', 'batch', 'sync-contacts', 'import-status'] as const;
 export type Mode = (typeof MODES)[number];
-export const FORMATS = ['auto', 'csv', 'json', 'yaml', 'text'] as const;
+export const FORMATS = ['auto', 'csv', 'jsonl', 'json', 'yaml', 'text'] as const;
 
 export interface Settings {
   mode: Mode;

@@ -45,6 +45,18 @@ export class Log {
     this.secret = new Redactor(this.secrets, '***');
   }
 
+  /**
+   * Masks `values` verbatim (the recipients of the rows in hand) until the returned function is called:
+   * a streamed file's recipients are known only while their rows are, so memory does not grow with it.
+   */
+  remember(values: Iterable<string>): () => void {
+    const added = [...values].filter((v) => v && !this.known.has(v));
+    for (const v of added) this.known.add(v);
+    return () => {
+      for (const v of added) this.known.delete(v);
+    };
+  }
+
   /** True when a text of `value` (a string, or any key or value inside it) holds the key in any of its forms: such content is never sent. */
   holdsSecret(value: unknown): boolean {
     if (typeof value === 'string') return this.secret.finds(value);

@@ -17,6 +17,7 @@ import { proxyForLog, proxySecrets } from './proxy.ts';
 import { readRoots } from './read-paths.ts';
 import type { ReadRoots } from './read-paths.ts';
 import { newReport, writeOutputs, writeResultsFile } from './report.ts';
+import { ResultsFile } from './results-file.ts';
 import { writeSummary } from './summary.ts';
 import type { CoreLike, ContextLike } from './types.ts';
 
@@ -74,6 +75,7 @@ export async function run(deps: RunDependencies): Promise<void> {
     failOnError = settings.failOnError;
     if (settings.proxy && !settings.dryRun) log.info(`Requests to the service go through the proxy ${proxyForLog(settings.proxy)} (the proxy input, over HTTPS_PROXY / HTTP_PROXY; hosts in NO_PROXY go direct).`);
     report = newReport(settings.mode, settings.dryRun);
+    report.resultsFile = ResultsFile.open(env, (text) => log.clean(text));
     let client: MessagingClient | undefined;
     let roots: ReadRoots | undefined;
     const workspace = env.GITHUB_WORKSPACE || process.cwd();

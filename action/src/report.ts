@@ -2,10 +2,8 @@
  * What a run produced, in one place: the outputs (written before the step fails), the full results file
  * and the failures that decide the step's fate. The job summary is summary.ts.
  */
-import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { RENAMED_OUTPUTS } from './renamed.ts';
+import { ResultsFile } from './results-file.ts';
 import type { CoreLike } from './types.ts';
 
 export interface Row {
@@ -60,8 +58,20 @@ export interface Report {
   /** Lines shown under the title, each of labelled values. Already masked. */
   details: Detail[][];
   file?: string;
+  /**
+   * The rows the summary shows (those worth a look, the first MAX_SUMMARY_ROWS): add rows with addRow,
+   * which also writes each to results-file and keeps the counts and the bounded `results` output.
+   */
   rows: Row[];
+  /** Rows the summary would list but that were not kept in `rows`. */
+  rowsNotKept: number;
+  /** Every row reported, by status. */
+  rowCounts: Record<string, number>;
+  results: ResultsOutput;
+  /** Open once the run starts (RUNNER_TEMP set): every row and id is written there as it comes. */
+  resultsFile?: ResultsFile;
   jobs: JobRow[];
+  /** The first MAX_IDS ids (every id is in results-file). */
   ids: string[];
   counts: Counts;
   jobIds: string[];
@@ -78,12 +88,15 @@ export interface Report {
 }
 
 export function newReport(mode: string, dryRun: boolean): Report {
-  return { mode, dryRun, details: [], rows: [], jobs: [], ids: [], counts: { sent: 0, imported: 0, failed: 0, unknown: 0, notAttempted: 0 }, jobIds: [], jobStatus: '', idempotencyKey: '', failures: [], notes: [], removed: [] };
+  return { mode, dryRun, details: [], rows: [], rowsNotKept: 0, rowCounts: {}, results: new ResultsOutput(), jobs: [], ids: [], counts: { sent: 0, imported: 0, failed: 0, unknown: 0, notAttempted: 0 }, jobIds: [], jobStatus: '', idempotencyKey: '', failures: [], notes: [], removed: [] };
 }
 
 export const MAX_RESULTS_BYTES = 512 * 1024;
 /** A job's outputs share 1 MB: `ids` keeps the first 1,000 (≈ 30 KB); every id is in results-file. */
 export const MAX_IDS = 1000;
+
+/** The summary lists only the rows worth a look in contact modes; every row in message modes. */
+export const SUMMARY_ROWS_KEPT = 1000;
 
 function entryOf(r: Row): Record<string, unknown> {
   const replayed = r.status === 'replayed' ? true : undefined;
@@ -91,35 +104,65 @@ function entryOf(r: Row): Record<string, unknown> {
 }
 
 /** The `results` output: one entry per row, no recipients; cut (with a final marker) past 512 KiB. */
-export function resultsJson(rows: Row[]): string {
-  const entries: string[] = [];
-  let size = 2;
-  for (const r of rows) {
-    const entry = JSON.stringify(entryOf(r));
-    if (size + entry.length + 1 > MAX_RESULTS_BYTES - 64) {
-      entries.push(JSON.stringify({ truncated: true, omitted: rows.length - entries.length, see: 'results-file' }));
-      break;
+export class ResultsOutput {
+  private readonly entries: string[] = [];
+  private size = 2;
+  private omitted = 0;
+
+  add(r: Row): void {
+    if (this.omitted) {
+      this.omitted += 1;
+      return;
     }
-    entries.push(entry);
-    size += entry.length + 1;
+    const entry = JSON.stringify(entryOf(r));
+    if (this.size + entry.length + 1 > MAX_RESULTS_BYTES - 64) this.omitted = 1;
+    else {
+      this.entries.push(entry);
+      this.size += entry.length + 1;
+    }
   }
-  return `[${entries.join(',')}]`;
+
+  toString(): string {
+    const marker = this.omitted ? [JSON.stringify({ truncated: true, omitted: this.omitted, see: 'results-file' })] : [];
+    return `[${[...this.entries, ...marker].join(',')}]`;
+  }
+}
+
+export function resultsJson(rows: Row[]): string {
+  const out = new ResultsOutput();
+  for (const r of rows) out.add(r);
+  return out.toString();
+}
+
+function listedInSummary(report: Report, r: Row): boolean {
+  return !(report.mode === 'sync-contacts' || report.mode === 'import-status') || (r.status !== 'imported' && r.status !== 'queued');
+}
+
+/** Reports one row: counted, written to results-file, kept for the summary and `results` while they have room. */
+export function addRow(report: Report, row: Row): void {
+  report.rowCounts[row.status] = (report.rowCounts[row.status] ?? 0) + 1;
+  report.results.add(row);
+  report.resultsFile?.row(entryOf(row));
+  if (!listedInSummary(report, row)) return;
+  if (report.rows.length < SUMMARY_ROWS_KEPT) report.rows.push(row);
+  else report.rowsNotKept += 1;
+}
+
+/** Reports one message id: the first MAX_IDS kept for the output, every one written to results-file. */
+export function addId(report: Report, id: string): void {
+  if (report.ids.length < MAX_IDS) report.ids.push(id);
+  report.resultsFile?.id(id);
 }
 
 type Clean = (text: string) => string;
 const same: Clean = (text) => text;
 
-/**
- * Every row, uncut, as JSON under RUNNER_TEMP (the runner empties it after the job). '' when unset.
- * `clean` removes the key (in every form) from the JSON text: masking the log does not reach this file.
- */
+/** Ends results-file (opening it first when the run never got that far) and returns its path; '' without RUNNER_TEMP. */
 export function writeResultsFile(report: Report, env: NodeJS.ProcessEnv, clean: Clean = same): string {
-  const dir = env.RUNNER_TEMP;
-  if (!dir) return '';
-  const path = join(dir, `messaging-service-results-${randomUUID()}.json`);
-  const { mode, counts, jobIds, jobStatus, idempotencyKey, ids } = report;
-  writeFileSync(path, clean(JSON.stringify({ mode, counts, ids, jobIds, jobStatus, idempotencyKey, results: report.rows.map(entryOf), removed: report.removed }, null, 1)));
-  return path;
+  const file = report.resultsFile ?? ResultsFile.open(env, clean);
+  if (!file) return '';
+  const { mode, counts, jobIds, jobStatus, idempotencyKey, removed } = report;
+  return file.close({ mode, counts, jobIds, jobStatus, idempotencyKey, removed });
 }
 
 /** The outputs, each cleaned of the key (in every form): the runner masks only the log, not GITHUB_OUTPUT. */
@@ -137,7 +180,7 @@ export function writeOutputs(core: CoreLike, report: Report, resultsFile: string
     queued: String(c.queued ?? 0),
     'import-job-ids': JSON.stringify(report.jobIds),
     'import-status': report.jobStatus,
-    results: resultsJson(report.rows),
+    results: report.results.toString(),
     'results-file': resultsFile,
     'idempotency-key': report.idempotencyKey,
   };

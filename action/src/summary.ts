@@ -43,8 +43,10 @@ function countsTable(report: Report, code: (v: string | undefined, inTable?: boo
 
 function rowsTable(report: Report, text: (v: string | number | undefined) => string, code: (v: string | undefined, inTable?: boolean) => string): string[] {
   // Contact imports list only the rows worth a look; message runs list every recipient.
+  // (addRow keeps only those, and only the first of them: rowsNotKept counts the rest.)
   const rows = report.mode === 'sync-contacts' || report.mode === 'import-status' ? report.rows.filter((r) => r.status !== 'imported' && r.status !== 'queued') : report.rows;
   if (!rows.length) return [];
+  const total = rows.length + report.rowsNotKept;
   const withLine = rows.some((r) => r.line !== undefined);
   // A row of a file is named by its line, as in the log's annotations; a position (#) only where some
   // row has no line (recipients given in the `to` input), so one row is never numbered two ways.
@@ -65,7 +67,7 @@ function rowsTable(report: Report, text: (v: string | number | undefined) => str
     size += bytes;
     shown += 1;
   }
-  if (shown < rows.length) out.push('', `_${rows.length - shown} more rows not shown (the summary is kept small); every row is in \`results-file\`._`);
+  if (shown < total) out.push('', `_${total - shown} more rows not shown (the summary is kept small); every row is in \`results-file\`._`);
   out.push('');
   return out;
 }

@@ -4,7 +4,7 @@
  * UTF-16 or UTF-32 without a BOM (valid UTF-8 byte for byte, but full of NULs), a NUL byte — is refused
  * naming the file and why, instead of becoming mojibake or NULs in what is sent.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, openSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { InputError } from './inputs.ts';
 import { confinedPath, isWithin } from './read-paths.ts';
@@ -19,7 +19,7 @@ export interface WorkspaceFile {
 }
 
 /** The first 1-based line of `bytes` that is not valid UTF-8, or undefined. */
-function firstBadUtf8Line(bytes: Uint8Array): number | undefined {
+export function firstBadUtf8Line(bytes: Uint8Array): number | undefined {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let start = 0;
   let line = 1;
@@ -49,7 +49,7 @@ function nulsByPosition(bytes: Uint8Array, width: number): { nuls: number[]; uni
  * The encoding a BOM-less file with NULs looks like: text in UTF-32 has three NUL bytes in (nearly) every
  * 4, UTF-16 one in most pairs for Latin-script text, always at the same side.
  */
-function wideEncoding(bytes: Uint8Array): string | undefined {
+export function wideEncoding(bytes: Uint8Array): string | undefined {
   const four = nulsByPosition(bytes, 4);
   if (four.units >= 1) {
     const [a, b, c, d] = four.nuls.map((x) => x / four.units);
@@ -136,4 +136,44 @@ export function readWorkspaceFile(roots: ReadRoots, workspace: string, input: st
   }
   const repoPath = isWithin(roots.workspace, target) ? relative(roots.workspace, target).split('\\').join('/') : undefined;
   return { path: shown, repoPath, text: decodeText(bytes, shown) };
+}
+
+/** A workspace file to read as a stream, as often as needed (each read opens it anew, as strictly). */
+export interface StreamedFile {
+  path: string;
+  repoPath?: string;
+  /** Its size in bytes when opened. */
+  size: number;
+  /** Its raw bytes, in read-sized buffers. */
+  bytes(): AsyncIterable<Uint8Array>;
+}
+
+function openRegular(target: string, input: string, given: string): { fd: number; size: number } {
+  const fd = openSync(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const stat = fstatSync(fd);
+  if (!stat.isFile()) {
+    closeSync(fd);
+    throw new InputError(input, `"${given}" is not a regular file.`);
+  }
+  return { fd, size: stat.size };
+}
+
+/** Like readWorkspaceFile, but the bytes are read as streams: memory holds one buffer, not the file. */
+export function openWorkspaceFile(roots: ReadRoots, workspace: string, input: string, path: string): StreamedFile {
+  const full = isAbsolute(path) ? path : resolve(workspace, path);
+  const rel = relative(workspace, full);
+  const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split('\\').join('/') : full;
+  const target = confinedPath(roots, workspace, input, path);
+  const open = (): { fd: number; size: number } => {
+    try {
+      return openRegular(target, input, path);
+    } catch (error) {
+      if (error instanceof InputError) throw error;
+      throw new InputError(input, `cannot read "${path}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); paths are relative to the workspace (${workspace}) — did the job check out the repository?`);
+    }
+  };
+  const first = open();
+  closeSync(first.fd);
+  const repoPath = isWithin(roots.workspace, target) ? relative(roots.workspace, target).split('\\').join('/') : undefined;
+  return { path: shown, repoPath, size: first.size, bytes: () => createReadStream('', { fd: open().fd, highWaterMark: 256 * 1024 }) };
 }

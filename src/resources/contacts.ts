@@ -131,7 +131,8 @@ export class Contacts {
 }
 
 /** Row errors of finished jobs, mapped to the caller's index only when they fall inside their chunk. */
-function rowErrorsOf(waits: ImportWait[]): ImportRowError[] {
+/** The row errors of waited jobs, at the caller's indexes (a chunk's offset plus the row in its job). */
+export function rowErrorsOf(waits: ImportWait[]): ImportRowError[] {
   const rowErrors: ImportRowError[] = [];
   for (const { chunk, offset, count, result } of waits) {
     const job = result.job;

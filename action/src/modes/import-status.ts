@@ -10,6 +10,7 @@ import { ApiError, describeError, isJobFinished, readJobRowError, rowErrorAsApiE
 import type { Job } from '../../../src/index.ts';
 import type { DataRecord } from '../data-files.ts';
 import { InputError } from '../inputs.ts';
+import { addRow } from '../report.ts';
 import { errorFields, progressLogger, readRecords, rowLevel } from './shared.ts';
 import type { ModeContext } from './shared.ts';
 import { ACTION_WAIT_WORDS } from '../wait-words.ts';
@@ -68,7 +69,7 @@ export async function importStatusMode(ctx: ModeContext): Promise<void> {
       const index = fields.index;
       const record: DataRecord | undefined = offset !== undefined && index !== undefined && index < (job.total ?? Infinity) ? loaded?.records[offset + index] : undefined;
       const error = errorFields(ctx, rowErrorAsApiError({ ...fields, error: raw }));
-      report.rows.push({ index: (offset ?? 0) + (index ?? k), line: record?.line, status: 'failed', error });
+      addRow(report, { index: (offset ?? 0) + (index ?? k), line: record?.line, status: 'failed', error });
       const where = record && loaded ? { file: loaded.file.path, startLine: record.line } : {};
       const row = record ? '' : index !== undefined ? ` row ${index + 1} of the job` : '';
       log.annotate(rowLevel(ctx), `Contact not imported (job ${job.id}${row}): ${error.code}: ${error.message}${error.param ? ` (field: ${error.param})` : ''}`, where);

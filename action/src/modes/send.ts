@@ -2,6 +2,7 @@
 import { describeError, MAX_RECIPIENTS, splitRecipients } from '../../../src/index.ts';
 import type { SendMessageInput } from '../../../src/index.ts';
 import { InputError } from '../inputs.ts';
+import { addRow } from '../report.ts';
 import { maskRecipient } from '../mask.ts';
 import { subjectNotSentNotice, takesSubject } from '../../../src/index.ts';
 import { applyMessageOutcome } from './message-results.ts';
@@ -53,7 +54,7 @@ export async function sendMode(ctx: ModeContext): Promise<void> {
   const { keys, first } = writeKeys(ctx, content, to, MAX_RECIPIENTS);
   report.idempotencyKey = first;
   if (s.dryRun) {
-    to.forEach((r, index) => report.rows.push({ index, recipient: maskRecipient(r), status: 'dry-run' }));
+    to.forEach((r, index) => addRow(report, { index, recipient: maskRecipient(r), status: 'dry-run' }));
     return;
   }
   log.info(`Sending one ${s.channel} message to ${to.length} recipient(s)…`);

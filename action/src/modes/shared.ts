@@ -6,15 +6,18 @@ import { actionChunkKeys, ApiError, chunkIdempotencyKey, describeError, isJobFin
 import type { ChunkEvent, ChunkKeyFunction, Job, MessagingClient } from '../../../src/index.ts';
 import type { RunInfo } from '../context.ts';
 import { DataFileError, detectFormat, parseRecords } from '../data-files.ts';
-import type { DataRecord } from '../data-files.ts';
+import type { DataFormat, DataRecord } from '../data-files.ts';
+import { decodeStream } from '../decode-stream.ts';
+import { checkDocumentSize } from '../document-limit.ts';
+import { streamRecords } from '../record-stream.ts';
 import { InputError } from '../inputs.ts';
 import type { Settings } from '../inputs.ts';
 import type { Log } from '../log.ts';
 import type { Report, Row } from '../report.ts';
 import { render, TemplateError } from '../template.ts';
 import type { ReadRoots } from '../read-paths.ts';
-import { EncodingError, readWorkspaceFile } from '../workspace-files.ts';
-import type { WorkspaceFile } from '../workspace-files.ts';
+import { decodeText, EncodingError, openWorkspaceFile, readWorkspaceFile } from '../workspace-files.ts';
+import type { StreamedFile, WorkspaceFile } from '../workspace-files.ts';
 
 export interface ModeContext {
   settings: Settings;
@@ -52,15 +55,66 @@ export function readFile(ctx: ModeContext, input: string, path: string): Workspa
   }
 }
 
-export async function readRecords(ctx: ModeContext, input: string, path: string, keys: string[], what: string): Promise<{ file: WorkspaceFile; records: DataRecord[] }> {
-  const file = readFile(ctx, input, path);
-  try {
-    return { file, records: await parseRecords(file.text, detectFormat(file.path, ctx.settings.fileFormat), keys, what) };
-  } catch (error) {
-    if (!(error instanceof DataFileError)) throw error;
-    if (error.line) ctx.log.annotate('error', error.message, { title: `Cannot read ${input}`, file: file.path, startLine: error.line });
-    throw new InputError(input, `${file.path}${error.line ? `:${error.line}` : ''}: ${ctx.log.mask(error.message)}`);
+/** A data file read record by record, as many times as needed (each pass opens it anew). */
+export interface RecordSource {
+  file: StreamedFile;
+  format: DataFormat;
+  /** The records in file order; `tap` sees the raw bytes as they are read (e.g. a hash). Bad data ends it with an InputError. */
+  records(tap?: (bytes: Uint8Array) => void): AsyncGenerator<DataRecord>;
+}
+
+function readError(ctx: ModeContext, input: string, path: string, error: unknown): unknown {
+  if (error instanceof EncodingError) {
+    ctx.log.annotate('error', error.message, { title: `Cannot read ${input}`, file: error.path, startLine: error.line });
+    return new InputError(input, error.message);
   }
+  if (!(error instanceof DataFileError)) return error;
+  if (error.line) ctx.log.annotate('error', error.message, { title: `Cannot read ${input}`, file: path, startLine: error.line });
+  return new InputError(input, `${path}${error.line ? `:${error.line}` : ''}: ${ctx.log.mask(error.message)}`);
+}
+
+async function* tapped(bytes: AsyncIterable<Uint8Array>, tap?: (bytes: Uint8Array) => void): AsyncGenerator<Uint8Array> {
+  for await (const b of bytes) {
+    tap?.(b);
+    yield b;
+  }
+}
+
+/**
+ * Opens a data file for `input` where the run may read. CSV, JSON Lines and text are streamed; a JSON
+ * or YAML document is refused past its size limit (document-limit.ts) before anything is sent.
+ */
+export function openRecords(ctx: ModeContext, input: string, path: string, keys: string[], what: string): RecordSource {
+  const file = openWorkspaceFile(ctx.readRoots(), ctx.workspace, input, path);
+  let format: DataFormat;
+  try {
+    format = detectFormat(file.path, ctx.settings.fileFormat);
+  } catch (error) {
+    throw readError(ctx, input, file.path, error);
+  }
+  if (format === 'json' || format === 'yaml') checkDocumentSize(ctx.env, input, file.path, file.size, format);
+  async function* records(tap?: (bytes: Uint8Array) => void): AsyncGenerator<DataRecord> {
+    try {
+      if (format === 'csv' || format === 'jsonl' || format === 'text') {
+        yield* streamRecords(decodeStream(tapped(file.bytes(), tap), file.path), format, what);
+        return;
+      }
+      const parts: Uint8Array[] = [];
+      for await (const b of tapped(file.bytes(), tap)) parts.push(b);
+      yield* await parseRecords(decodeText(Buffer.concat(parts), file.path), format, keys, what);
+    } catch (error) {
+      throw readError(ctx, input, file.path, error);
+    }
+  }
+  return { file, format, records };
+}
+
+/** All the records at once, for files that are lists to look things up in (recipients, import-status). */
+export async function readRecords(ctx: ModeContext, input: string, path: string, keys: string[], what: string): Promise<{ file: StreamedFile; records: DataRecord[] }> {
+  const source = openRecords(ctx, input, path, keys, what);
+  const records: DataRecord[] = [];
+  for await (const r of source.records()) records.push(r);
+  return { file: source.file, records };
 }
 
 export function renderInput(ctx: ModeContext, input: string, template: string, scope = ctx.scope): string {
