@@ -175,7 +175,7 @@ async function main(): Promise<void> {
           const count = await countLedger(sb.origin, 'contacts', ws.rows, new Set());
           log(`${format} ${mb(ws.bytes)}: ${count.requests} API calls`, run, ws.bytes);
           const crash = run.heapOutOfMemory ? 'crashed: JavaScript heap out of memory' : '';
-          const message = run.timedOut ? `still running after ${LIMIT_TIMEOUT} s: stopped` : (run.errors.find((e) => !e.line)?.message ?? run.errors[0]?.message ?? crash);
+          const message = run.timedOut ? `still running after ${LIMIT_TIMEOUT} s: stopped` : (run.errors.find((e) => /limit/.test(e.message))?.message ?? run.errors[0]?.message ?? crash);
           if (message) console.log(`    ${message.slice(0, 300)}`);
           results.limit.push({ format, fileBytes: ws.bytes, code: run.code, peakRss: run.peakRss, seconds: run.seconds, requests: count.requests, message: message.slice(0, 300) });
         }

@@ -22,8 +22,8 @@ export function peakRssFromTimeReport(report: string): number {
 
 /** `::error file=F,line=N,...::message` workflow commands in a log, with their file and line. */
 export function errorAnnotations(log: string): { file?: string; line?: number; message: string }[] {
-  return [...log.matchAll(/^::error (.*?)::(.*)$/gm)].map((m) => {
-    const props = Object.fromEntries(m[1]!.split(',').map((p) => p.split('=') as [string, string]));
+  return [...log.matchAll(/^::error(?: (.*?))?::(.*)$/gm)].map((m) => {
+    const props = Object.fromEntries((m[1] ?? '').split(',').map((p) => p.split('=') as [string, string]));
     return { file: props.file, line: props.line === undefined ? undefined : Number(props.line), message: m[2]! };
   });
 }

@@ -16,10 +16,12 @@ test('::error commands give their file, line and message; other lines are not an
     '::error title=Messaging Service,file=messages.csv,line=11260::Message refused: validation_failed: to must be an e-mail address.',
     'Sending 11022 message(s)…',
     '::error title=Messaging Service::1 message(s) failed',
+    '::error::contacts.json is 20000000 bytes, over the limit',
   ].join('\n');
   expect(errorAnnotations(log)).toEqual([
     { file: 'messages.csv', line: 11260, message: 'Message refused: validation_failed: to must be an e-mail address.' },
     { file: undefined, line: undefined, message: '1 message(s) failed' },
+    { file: undefined, line: undefined, message: 'contacts.json is 20000000 bytes, over the limit' },
   ]);
 });
 
