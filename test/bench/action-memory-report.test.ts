@@ -37,6 +37,11 @@ test('the targets: 200 MB ÷ 50 MB only from completed runs, and the 310 MB run 
   expect(page).toContain('| batch | csv | failed (exit 134, JavaScript heap out of memory) at 2,600 MB | completed, 160 MB |');
 });
 
+test('a cell the same before and after is written once', () => {
+  const same = results('after', [dry('batch', 'csv', 50, 700)]);
+  expect(actionMemorySection({ before, after: same }).join('\n')).toContain('| batch | csv | 50 MB | 700 MB (both) | 14.00× (both) |');
+});
+
 test('nothing measured, no section; the chart draws after solid, before dashed, and the 3× goal', () => {
   expect(actionMemorySection({ before: null, after: null })).toEqual([]);
   const svg = actionMemoryChart({ before, after });
