@@ -4,6 +4,7 @@
  */
 import { RENAMED_OUTPUTS } from './renamed.ts';
 import { ResultsFile } from './results-file.ts';
+import { MAX_SUMMARY_ROWS } from './summary.ts';
 import type { CoreLike } from './types.ts';
 
 export interface Row {
@@ -95,8 +96,6 @@ export const MAX_RESULTS_BYTES = 512 * 1024;
 /** A job's outputs share 1 MB: `ids` keeps the first 1,000 (≈ 30 KB); every id is in results-file. */
 export const MAX_IDS = 1000;
 
-/** The summary lists only the rows worth a look in contact modes; every row in message modes. */
-export const SUMMARY_ROWS_KEPT = 1000;
 
 function entryOf(r: Row): Record<string, unknown> {
   const replayed = r.status === 'replayed' ? true : undefined;
@@ -134,6 +133,7 @@ export function resultsJson(rows: Row[]): string {
   return out.toString();
 }
 
+/** The summary lists only the rows worth a look in contact modes; every row in message modes. */
 function listedInSummary(report: Report, r: Row): boolean {
   return !(report.mode === 'sync-contacts' || report.mode === 'import-status') || (r.status !== 'imported' && r.status !== 'queued');
 }
@@ -144,7 +144,7 @@ export function addRow(report: Report, row: Row): void {
   report.results.add(row);
   report.resultsFile?.row(entryOf(row));
   if (!listedInSummary(report, row)) return;
-  if (report.rows.length < SUMMARY_ROWS_KEPT) report.rows.push(row);
+  if (report.rows.length < MAX_SUMMARY_ROWS) report.rows.push(row);
   else report.rowsNotKept += 1;
 }
 

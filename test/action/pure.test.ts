@@ -7,7 +7,7 @@ import { Redactor } from '../../src/redaction.ts';
 import { MAX_SUMMARY_BYTES, summaryMarkdown } from '../../action/src/summary.ts';
 import { render } from '../../action/src/template.ts';
 import { templateScope } from '../../action/src/context.ts';
-import { diffRows } from '../../action/src/incremental.ts';
+import { ContentIndex, diffRows } from '../../action/src/incremental.ts';
 import { InputError, readInputs } from '../../action/src/inputs.ts';
 import { context, fakeCore, RELEASE_EVENT } from './helpers.ts';
 
@@ -202,6 +202,17 @@ describe('incremental sync rows', () => {
     const diff = diffRows(before, after, identity);
     expect(diff.changed).toEqual([2, 3]);
     expect(diff.removed.map((r) => r.line)).toEqual([5]);
+  });
+
+  test('identical rows: the earliest are matched, so a later duplicate gone from the file is the one named', () => {
+    const before = [rec(2, 'a@x.io'), rec(3, 'b@x.io'), rec(4, 'a@x.io'), rec(5, 'a@x.io')];
+    const diff = diffRows(before, [rec(2, 'a@x.io'), rec(3, 'a@x.io')], identity);
+    expect(diff.changed).toEqual([]);
+    expect(diff.removed.map((r) => r.line)).toEqual([3]);
+    const index = new ContentIndex();
+    for (const r of before) index.add(r.value);
+    expect([index.take(rec(9, 'a@x.io').value), index.take(rec(9, 'c@x.io').value)]).toEqual([true, false]);
+    expect(before.map((r) => index.unmatched(r.value))).toEqual([false, true, true, true]);
   });
 
   test('duplicates count as a multiset: a second identical row is new', () => {

@@ -10,6 +10,8 @@ import { run } from '../../action/src/main.ts';
 import { actionChunkKeys } from '../../src/index.ts';
 import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
 import { undiciTransport } from '../../src/runtime/undici-transport.ts';
+import { start } from '../../sandbox/server.ts';
+import type { Sandbox } from '../../sandbox/server.ts';
 import { ledgerRows } from '../support/ledger-rows.ts';
 import { context, fakeCore, RELEASE_EVENT, tempDir, workspace } from './helpers.ts';
 import { runStep, useBundleSandbox } from './runner.ts';
@@ -127,3 +129,43 @@ test.each([
   const ledger = ledgerRows(sandbox);
   expect(mode === 'batch' ? ledger.messages.length : ledger.contacts.length).toBe(n);
 }, 120_000);
+
+test.each([
+  ['batch', 600, 'data/messages.csv', messagesCsv(600), 'release-42:chunk-0'],
+  ['batch', 400, 'data/messages.csv', messagesCsv(400), 'release-42'],
+  ['sync-contacts', 2500, 'data/contacts.csv', `email\n${Array.from({ length: 2500 }, (_, i) => `c${i}@example.com`).join('\n')}\n`, 'release-42:chunk-0'],
+  ['sync-contacts', 900, 'data/contacts.csv', `email\n${Array.from({ length: 900 }, (_, i) => `c${i}@example.com`).join('\n')}\n`, 'release-42'],
+])('%s of %i rows with the idempotency-key input: chunks named as for the whole list', async (mode, rows, path, file, first) => {
+  const size = mode === 'batch' ? 500 : 1000;
+  for (const dryRun of ['true', 'false']) {
+    const r = await runStep({ 'api-key': KEY, 'base-url': sandbox.url, mode, channel: 'email', file: path, 'idempotency-key': 'release-42', 'dry-run': dryRun }, { files: { [path]: file }, event: RELEASE_EVENT });
+    expect(r.code).toBe(0);
+    expect(r.outputs['idempotency-key']).toBe(first);
+    if (dryRun === 'true') continue;
+    const doc = JSON.parse(readFileSync(r.outputs['results-file'], 'utf8')) as { results: { key: string }[] };
+    const expected = rows > size ? Array.from({ length: rows }, (_, i) => `release-42:chunk-${Math.floor(i / size)}`) : Array.from({ length: rows }, () => 'release-42');
+    expect(doc.results.map((x) => x.key)).toEqual(expected);
+  }
+});
+
+describe('a call refused as a whole in a long file', () => {
+  let poor: Sandbox;
+  beforeAll(async () => {
+    // Credit for two calls of 500: the next two (in flight together, as the client runs two) are refused (402), and the run stops there.
+    poor = await start({ port: 0, config: { accounts: [{ id: 'acc_demo', credits: 1000 }] } });
+  });
+  afterAll(() => poor.close());
+
+  test('every row of the groups after it is not attempted, under its chunk’s key', async () => {
+    const n = 2600;
+    const r = await runStep({ 'api-key': KEY, 'base-url': poor.url, mode: 'batch', channel: 'email', file: 'data/messages.csv', 'fail-on-error': 'false' }, { files: { 'data/messages.csv': messagesCsv(n) }, event: RELEASE_EVENT });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(readFileSync(r.outputs['results-file'], 'utf8')) as { results: { index: number; status: string; key: string; error?: { code: string } }[] };
+    expect(doc.results.map((x) => x.status)).toEqual([...Array<string>(1000).fill('sent'), ...Array<string>(1000).fill('failed'), ...Array<string>(600).fill('not_attempted')]);
+    const messages = Array.from({ length: n }, (_, i) => ({ channel: 'email', to: `user${i}@example.com`, body: `Hello ${i}` }));
+    const expected = wholeListKeys('batch', null, messages, 500);
+    expect(doc.results.map((x) => x.key)).toEqual(Array.from({ length: n }, (_, i) => expected[Math.floor(i / 500)]));
+    expect(doc.results[2599].error?.code).toBe('insufficient_credits');
+    expect([r.outputs.sent, r.outputs.failed, r.outputs['not-attempted']]).toEqual(['1000', '1000', '600']);
+  }, 60_000);
+});

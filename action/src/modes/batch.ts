@@ -82,7 +82,7 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
   const bodyDefault = bodyTemplate(ctx).template;
   const { digests, firstChunk } = await check(ctx, source, bodyDefault);
   const count = digests.count;
-  const { keys, first } = writeKeys(ctx, null, firstChunk, MAX_BATCH_MESSAGES);
+  const { keys, first } = writeKeys(ctx, null, firstChunk, MAX_BATCH_MESSAGES, count);
   report.idempotencyKey = first;
   report.details.push([
     { label: 'File', value: path, code: true },
@@ -115,10 +115,11 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
     } else if (stopped) {
       // An earlier call failed as a whole: like the client's own later chunks, these are not attempted.
       const error = errorFields(ctx, notAttemptedError(stopped));
-      items.forEach((_, i) => {
-        const key = keyOf({ chunk: Math.floor(i / MAX_BATCH_MESSAGES), offset: i - (i % MAX_BATCH_MESSAGES), items: items.slice(i - (i % MAX_BATCH_MESSAGES), i - (i % MAX_BATCH_MESSAGES) + MAX_BATCH_MESSAGES), chunks }, offset);
-        addRow(report, { index: offset + i, ...describe(offset + i), key, status: 'not_attempted', error });
-      });
+      for (let at = 0, n = 0; at < items.length; at += MAX_BATCH_MESSAGES, n++) {
+        const chunk = items.slice(at, at + MAX_BATCH_MESSAGES);
+        const key = keyOf({ chunk: n, offset: at, items: chunk, chunks }, offset);
+        chunk.forEach((_, i) => addRow(report, { index: offset + at + i, ...describe(offset + at + i), key, status: 'not_attempted', error }));
+      }
       totals.notAttempted += items.length;
       chunkBase += Math.ceil(items.length / MAX_BATCH_MESSAGES);
     } else {

@@ -40,11 +40,12 @@ export async function importContacts(ctx: ModeContext, path: string, rows: Async
   let lines: number[] = [];
   const flush = async (final: boolean): Promise<void> => {
     if (!group.length) return;
-    if (!keys) ({ keys, first: out.first } = writeKeys(ctx, { file: path }, group.slice(0, MAX_IMPORT_CONTACTS), MAX_IMPORT_CONTACTS));
-    const k = keys;
     const offset = out.contacts;
     // The whole list fits one call: keyed exactly as before streaming (the client numbers its chunks).
     const whole = final && offset === 0 && group.length <= MAX_IMPORT_CONTACTS;
+    // At the first call, a group that is not the last means more than one chunk in all.
+    if (!keys) ({ keys, first: out.first } = writeKeys(ctx, { file: path }, group, MAX_IMPORT_CONTACTS, final && offset === 0 ? group.length : GROUP + 1));
+    const k = keys;
     const keyOf = (c: ChunkKeyInput): string => (typeof k === 'string' ? chunkIdempotencyKey(k, chunkBase + c.chunk, 2) : k({ ...c, chunk: chunkBase + c.chunk, offset: offset + c.offset }));
     let chunks: ImportChunk[];
     if (out.error) {

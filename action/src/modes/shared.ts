@@ -158,10 +158,12 @@ export function callFailure(ctx: ModeContext, error: ApiError | undefined): void
 /**
  * The keys of a write: the `idempotency-key` input (chunks add `:chunk-<n>`), else src's action keys —
  * repository, run id, job, step, mode, chunk and content, never the attempt number — so "Re-run jobs"
- * replays and a new run applies. `first` is the first chunk's key, for the output and the summary.
+ * replays and a new run applies. `first` is the first chunk's key, for the output and the summary:
+ * `items` need only reach past the first chunk (a streamed file gives that chunk), `total` is how many
+ * items the whole write has.
  */
-export function writeKeys(ctx: ModeContext, context: unknown, items: readonly unknown[], chunkSize: number): { keys: string | ChunkKeyFunction; first: string } {
-  const chunks = Math.max(1, Math.ceil(items.length / chunkSize));
+export function writeKeys(ctx: ModeContext, context: unknown, items: readonly unknown[], chunkSize: number, total = items.length): { keys: string | ChunkKeyFunction; first: string } {
+  const chunks = Math.max(1, Math.ceil(total / chunkSize));
   const given = ctx.settings.idempotencyKey;
   if (given) return { keys: given, first: chunkIdempotencyKey(given, 0, chunks) };
   const { repository, runId, job, step } = ctx.info;

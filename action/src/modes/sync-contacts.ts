@@ -130,7 +130,7 @@ export async function syncContactsMode(ctx: ModeContext): Promise<void> {
       if (at === 0) ranges.push({ first: r.line, last: r.line, count: 0 });
       Object.assign(ranges[ranges.length - 1], { last: r.line, count: at + 1 });
     }
-    report.idempotencyKey = imported.contacts ? writeKeys(ctx, { file: path }, firstChunk, MAX_IMPORT_CONTACTS).first : '';
+    report.idempotencyKey = imported.contacts ? writeKeys(ctx, { file: path }, firstChunk, MAX_IMPORT_CONTACTS, imported.contacts).first : '';
     ranges.forEach((x, c) => report.jobs.push({ id: `(job ${c + 1} of ${ranges.length})`, lines: x.first === x.last ? String(x.first) : `${x.first}–${x.last}`, status: 'dry-run', total: x.count }));
   } else {
     log.info(`Importing ${sending} row(s) of ${path} in jobs of ≤ ${MAX_IMPORT_CONTACTS} contacts${s.wait ? `, waiting up to ${s.waitTimeoutMs / 1000} s` : ''}…`);
