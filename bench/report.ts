@@ -4,6 +4,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { actionMemoryChart, actionMemorySection, readActionMemory } from './action-memory-report.ts';
+import type { ActionMemoryPair } from './action-memory-report.ts';
 import { lineChart } from './charts.ts';
 import { POLL_BOUND_FORMULA, pollBound } from './job-wait.ts';
 import type { Point, Results, Row } from './results.ts';
@@ -77,9 +79,14 @@ function charts(results: Results): Record<string, string> {
   return files;
 }
 
+/** bench/results.json and, read beside it, the action-memory bench's own before and after files. */
+export type ReportInput = Results & { actionMemory?: ActionMemoryPair };
+
 /** The page and its SVG files (by name, under docs/benchmarks/), all from `results` alone. */
-export function renderReport(results: Results): { page: string; files: Record<string, string> } {
+export function renderReport(results: ReportInput): { page: string; files: Record<string, string> } {
   const files = charts(results);
+  const memory = results.actionMemory ?? { before: null, after: null };
+  if (memory.before || memory.after) files['action-memory.svg'] = actionMemoryChart(memory);
   const m = results.machine;
   const img = (name: string, alt: string) => `![${alt}](benchmarks/${name})`;
   const page = [
@@ -124,19 +131,20 @@ export function renderReport(results: Results): { page: string; files: Record<st
     '',
     img('scale-429.svg', '429 share against process count'),
     '',
+    ...actionMemorySection(memory),
   ].join('\n');
   return { page, files };
 }
 
-export function writeReport(root: string, results: Results): void {
-  const { page, files } = renderReport(results);
+export function writeReport(root: string, results: ReportInput): void {
+  const { page, files } = renderReport({ ...results, actionMemory: results.actionMemory ?? readActionMemory(root) });
   mkdirSync(join(root, 'docs', 'benchmarks'), { recursive: true });
   writeFileSync(join(root, 'docs', 'benchmarks.md'), page);
   for (const [name, svg] of Object.entries(files)) writeFileSync(join(root, 'docs', 'benchmarks', name), svg);
 }
 
-export function readResults(root: string): Results {
-  return JSON.parse(readFileSync(join(root, 'bench', 'results.json'), 'utf8')) as Results;
+export function readResults(root: string): ReportInput {
+  return { ...(JSON.parse(readFileSync(join(root, 'bench', 'results.json'), 'utf8')) as Results), actionMemory: readActionMemory(root) };
 }
 
 if (process.argv[1]?.endsWith('report.ts')) writeReport(process.cwd(), readResults(process.cwd()));
