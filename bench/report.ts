@@ -2,10 +2,11 @@
  * docs/benchmarks.md and its charts (docs/benchmarks/*.svg), generated from bench/results.json; never
  * edited by hand. `npm run bench` regenerates them; `node bench/report.ts` does so from the committed JSON.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lineChart } from './charts.ts';
 import { POLL_BOUND_FORMULA, pollBound } from './job-wait.ts';
+import { N8N_SCALE_RESULTS, n8nScaleCharts, n8nScaleSection, type N8nScaleResults } from './n8n-scale-report.ts';
 import type { Point, Results, Row } from './results.ts';
 
 const OURS = '#1f6feb';
@@ -77,9 +78,9 @@ function charts(results: Results): Record<string, string> {
   return files;
 }
 
-/** The page and its SVG files (by name, under docs/benchmarks/), all from `results` alone. */
-export function renderReport(results: Results): { page: string; files: Record<string, string> } {
-  const files = charts(results);
+/** The page and its SVG files (by name, under docs/benchmarks/), all from `results` (and `n8nScale`, when measured) alone. */
+export function renderReport(results: Results, n8nScale: N8nScaleResults | null = null): { page: string; files: Record<string, string> } {
+  const files = { ...charts(results), ...(n8nScale ? n8nScaleCharts(n8nScale) : {}) };
   const m = results.machine;
   const img = (name: string, alt: string) => `![${alt}](benchmarks/${name})`;
   const page = [
@@ -124,12 +125,13 @@ export function renderReport(results: Results): { page: string; files: Record<st
     '',
     img('scale-429.svg', '429 share against process count'),
     '',
+    ...(n8nScale ? n8nScaleSection(n8nScale) : []),
   ].join('\n');
   return { page, files };
 }
 
 export function writeReport(root: string, results: Results): void {
-  const { page, files } = renderReport(results);
+  const { page, files } = renderReport(results, readN8nScaleResults(root));
   mkdirSync(join(root, 'docs', 'benchmarks'), { recursive: true });
   writeFileSync(join(root, 'docs', 'benchmarks.md'), page);
   for (const [name, svg] of Object.entries(files)) writeFileSync(join(root, 'docs', 'benchmarks', name), svg);
@@ -137,6 +139,12 @@ export function writeReport(root: string, results: Results): void {
 
 export function readResults(root: string): Results {
   return JSON.parse(readFileSync(join(root, 'bench', 'results.json'), 'utf8')) as Results;
+}
+
+/** bench/results-n8n-scale.json (`npm run bench:n8n-scale`), or null before it was first run. */
+export function readN8nScaleResults(root: string): N8nScaleResults | null {
+  const file = join(root, N8N_SCALE_RESULTS);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as N8nScaleResults) : null;
 }
 
 if (process.argv[1]?.endsWith('report.ts')) writeReport(process.cwd(), readResults(process.cwd()));
