@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { demoConfig } from '../sandbox/demo-config.ts';
 import { start } from '../sandbox/server.ts';
-import { buildAndPackMessagingPackage, createN8nHome, importCredentials, killAll, MESSAGING_PACKAGE, repoRoot } from '../test/e2e/n8n/n8n-harness.ts';
+import { buildAndPackMessagingPackage, createN8nHome, importCredentials, killAll, MESSAGING_PACKAGE, repoRoot, type N8nHome } from '../test/e2e/n8n/n8n-harness.ts';
 import { deliveredExactly, expectedCalls, medianRun, VARIANTS, type Variant, type VariantFigures } from './n8n-scale-figures.ts';
 import { N8N_SCALE_RESULTS, n8nScaleTableLines, ratioLines, type N8nScaleResults } from './n8n-scale-report.ts';
 import { measureRun, WARM_UP_ITEMS } from './n8n-scale-run.ts';
@@ -69,7 +69,16 @@ async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'bench-n8n-scale-'));
   const accounts = demoConfig.accounts.map((a) => (a.id === 'acc_demo' ? { ...a, rate_limit: 1e9, credits: 1e12 } : a));
   const sandbox = await start({ port: 0, host: '127.0.0.1', config: { window_seconds: 60, accounts }, retainMessages: largest });
-  let home;
+  let home: N8nHome | undefined;
+  const cleanUp = async () => {
+    await killAll();
+    await sandbox.close();
+    await home?.cleanup();
+    await rm(work, { recursive: true, force: true });
+  };
+  // Stopped by hand (100,000 items take long): the rounds already saved stay; no n8n or temp dir is left.
+  const stop = () => void cleanUp().finally(() => process.exit(130));
+  process.once('SIGINT', stop).once('SIGTERM', stop);
   try {
     const tarball = await buildAndPackMessagingPackage(work);
     home = await createN8nHome({ packageTarball: tarball, packageName: MESSAGING_PACKAGE });
@@ -93,10 +102,10 @@ async function main(): Promise<void> {
           const ledger = measured.ledger ? `, ${measured.ledger.delivered} delivered in ${measured.ledger.calls} calls (want ${items} in ${expectedCalls(items)})` : '';
           process.stderr.write(`  ${label}: node ${nodeMs} ms, wall ${wallMs} ms, +${(addedRssBytes / 2 ** 20).toFixed(0)} MiB RSS${ledger}\n`);
         }
+        // After each round, so a bench stopped early (100,000 items take long) keeps the rounds it finished.
+        save(root, [...figures, ...[...at.values()].map((row) => ({ ...row, median: medianRun(row.runs) }))], highWaterMarkReset);
       }
       for (const row of at.values()) figures.push({ ...row, median: medianRun(row.runs) });
-      // After each size, so a run stopped at 100,000 keeps what it measured below.
-      save(root, figures, highWaterMarkReset);
     }
     const results = readN8nScaleResults(root)!;
     console.log(n8nScaleTableLines(results).join('\n'));
@@ -109,10 +118,7 @@ async function main(): Promise<void> {
     } else console.log('\nEvery Send Batch run delivered every message once, in ⌈N/500⌉ calls (sandbox ledger, read in pages).');
     console.log(`Wrote ${N8N_SCALE_RESULTS} and docs/benchmarks.md.`);
   } finally {
-    await killAll();
-    await sandbox.close();
-    await home?.cleanup();
-    await rm(work, { recursive: true, force: true });
+    await cleanUp();
   }
 }
 
