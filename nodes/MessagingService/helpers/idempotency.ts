@@ -8,7 +8,8 @@
  * parameters were edited still recognises the rows it sent.
  *
  * The Idempotency Key option:
- * - values that differ across items (an expression such as {{ $json.orderId }}) are PER ITEM: each
+ * - values that differ across items (an expression such as {{ $json.orderId }}, or each item's key
+ *   field with Send Batch's "Map Automatically") are PER ITEM: each
  *   item's key is its identity in the store, and a chunk's key derives from its items' keys;
  * - one value for every item (a fixed text, or a single item) is the key of the whole call, as the
  *   service defines it (chunks add ":chunk-N").
@@ -19,7 +20,6 @@ import type { RequestOptions } from '../../../src/index.ts';
 import { itemKeyChunkKeys } from '../../../src/adapter-keys.ts';
 import { runLineage } from './lineage.ts';
 import type { Lineage } from './lineage.ts';
-import { userIdempotencyKey } from './options.ts';
 
 export type KeyOption = RequestOptions['idempotencyKey'];
 
@@ -30,12 +30,13 @@ export type RowKeys =
 	| { mode: 'call'; lineage: Lineage; key: string; keyFor: () => KeyOption };
 
 /**
- * The keys of a bulk write over `rows` (caller's indexes). The Idempotency Key field is read for EVERY
- * row (an expression means per item).
+ * The keys of a bulk write over `rows` (caller's indexes). `givenKeyOf` is the key given for EVERY row
+ * (the Idempotency Key option, or each item's key field with Map Automatically): values that differ are
+ * per item, one value is the call's key, none derives keys from the run.
  */
-export function rowKeys(ctx: IExecuteFunctions, operation: string, rows: readonly number[], inputOf: (row: number) => unknown): RowKeys {
+export function rowKeys(ctx: IExecuteFunctions, operation: string, rows: readonly number[], inputOf: (row: number) => unknown, givenKeyOf: (row: number) => string): RowKeys {
 	const lineage = runLineage(ctx);
-	const given = new Map(rows.map((row) => [row, userIdempotencyKey(ctx, row).trim()]));
+	const given = new Map(rows.map((row) => [row, givenKeyOf(row).trim()]));
 	const distinct = new Set(given.values());
 	if (distinct.size === 1 && !distinct.has('')) {
 		const key = [...distinct][0]!;

@@ -25,7 +25,11 @@ export function cancelSignal(ctx: IExecuteFunctions): AbortSignal | undefined {
 	return ctx.getExecutionCancelSignal?.() ?? undefined;
 }
 
-export function requiredString(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
-	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+/** A parameter's value as trimmed text ('' when empty). */
+export function textOf(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value).trim();
+}
+
+export function requiredString(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
+	return textOf(ctx.getNodeParameter(name, itemIndex, '') as unknown);
 }

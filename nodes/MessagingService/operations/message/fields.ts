@@ -2,8 +2,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { splitRecipients } from '../../../../src/index.ts';
 
-export function messageFields(operation: string, toDescription: string): INodeProperties[] {
+/** How Send Batch shows the fields: To, Subject and Body only under `contentShow`; Channel's own words. */
+export interface MappedFields {
+	contentShow: Record<string, string[]>;
+	channelDescription: string;
+}
+
+export function messageFields(operation: string, toDescription: string, mapped?: MappedFields): INodeProperties[] {
 	const show = { show: { resource: ['message'], operation: [operation] } };
+	const contentShow = mapped ? { show: { ...show.show, ...mapped.contentShow } } : show;
 	return [
 		{
 			displayName: 'Channel',
@@ -16,7 +23,7 @@ export function messageFields(operation: string, toDescription: string): INodePr
 			default: 'email',
 			required: true,
 			displayOptions: show,
-			description: 'Channel to send on. Use an expression for a channel not listed here.',
+			description: mapped?.channelDescription ?? 'Channel to send on. Use an expression for a channel not listed here.',
 		},
 		{
 			displayName: 'To',
@@ -25,7 +32,7 @@ export function messageFields(operation: string, toDescription: string): INodePr
 			default: '',
 			required: true,
 			placeholder: 'name@email.com',
-			displayOptions: show,
+			displayOptions: contentShow,
 			description: toDescription,
 		},
 		{
@@ -33,7 +40,7 @@ export function messageFields(operation: string, toDescription: string): INodePr
 			name: 'subject',
 			type: 'string',
 			default: '',
-			displayOptions: show,
+			displayOptions: contentShow,
 			description: 'Subject line, for channels that take one (email). Left out on WhatsApp items (the service has no subject there); a hint on the node says how many.',
 		},
 		{
@@ -43,7 +50,7 @@ export function messageFields(operation: string, toDescription: string): INodePr
 			typeOptions: { rows: 4 },
 			default: '',
 			required: true,
-			displayOptions: show,
+			displayOptions: contentShow,
 			description: 'Text of the message (HTML allowed on email)',
 		},
 	];

@@ -13,34 +13,37 @@ import { addHint, retrySentence, sentEarlierHint, unknownChunks, untiedHint } fr
 import { rowKeys } from '../../helpers/idempotency.ts';
 import type { RowKeys } from '../../helpers/idempotency.ts';
 import { chunkLogger, thrownErrorItem, unknownHint, unsentResultItem, type UnsentResult } from '../../helpers/results.ts';
-import { cancelSignal, requiredString } from '../../helpers/items.ts';
+import { cancelSignal } from '../../helpers/items.ts';
+import { itemParameter } from '../../helpers/parameters.ts';
 import { sendOnce } from '../../helpers/send-once.ts';
 import { idempotencyKeyField, optionsCollection } from '../../helpers/options.ts';
+import { batchFieldsReader, DEFINE_BELOW, fieldMappingProperty, fieldNamesProperty, mapsAutomatically } from './batch-mapping.ts';
+import type { BatchFields } from './batch-mapping.ts';
 import { messageFields } from './fields.ts';
 
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'All input items are sent together in calls of up to 500 messages. Map each field to the item with an expression, e.g. {{ $json.email }}.',
+			'All input items are sent together in calls of up to 500 messages. Mapping "Map Automatically" reads each item’s to, body, subject, channel and idempotencyKey fields by name, with no expression per item: the fast way for many items. "Map Each Field Below" takes an expression per field, e.g. {{ $json.email }}.',
 		name: 'batchNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: { show: { resource: ['message'], operation: ['sendBatch'] } },
 	},
-	...messageFields('sendBatch', 'Recipient of this item’s message: an e-mail address for email, a phone number in international format for WhatsApp'),
+	fieldMappingProperty,
+	...messageFields('sendBatch', 'Recipient of this item’s message: an e-mail address for email, a phone number in international format for WhatsApp', {
+		contentShow: { fieldMapping: [DEFINE_BELOW] },
+		channelDescription: `Channel to send on. Use an expression for a channel not listed here. With Mapping "Map Automatically": the channel of each item that has no channel field (an item's own channel field wins).`,
+	}),
+	fieldNamesProperty,
 	optionsCollection('message', 'sendBatch', [idempotencyKeyField]),
 ];
 
 /** One item's element; a Subject on a channel without one is left out (src/channel-rules.ts), as in the action. */
-function elementOf(ctx: IExecuteFunctions, itemIndex: number, subjectLeftOut: string[]): MessageElement {
-	const element: MessageElement = {
-		channel: requiredString(ctx, 'channel', itemIndex),
-		to: requiredString(ctx, 'to', itemIndex),
-		body: ctx.getNodeParameter('body', itemIndex, '') as string,
-	};
-	const subject = requiredString(ctx, 'subject', itemIndex);
-	if (subject && takesSubject(element.channel)) element.subject = subject;
-	else if (subject) subjectLeftOut.push(element.channel);
+function elementOf(fields: BatchFields, subjectLeftOut: string[]): MessageElement {
+	const element: MessageElement = { channel: fields.channel, to: fields.to, body: fields.body };
+	if (fields.subject && takesSubject(element.channel)) element.subject = fields.subject;
+	else if (fields.subject) subjectLeftOut.push(element.channel);
 	return element;
 }
 
@@ -55,14 +58,32 @@ function keyProblem(keys: RowKeys, row: number, firstRowOf: Map<string, number>)
 	return undefined;
 }
 
+/**
+ * The key given for each row: each item's key field (Map Automatically) when any item has one, as an
+ * expression giving each item its key would; otherwise Options → Idempotency Key (read once unless it
+ * is an expression).
+ */
+function givenKeys(ctx: IExecuteFunctions, rows: readonly number[], itemKeys: ReadonlyArray<string | undefined>): (row: number) => string {
+	if (rows.some((row) => itemKeys[row]?.trim())) return (row) => itemKeys[row] ?? '';
+	const option = itemParameter<unknown>(ctx, 'options.idempotencyKey', '');
+	return (row) => {
+		const value = option(row);
+		return typeof value === 'string' ? value : String(value ?? '');
+	};
+}
+
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], client: MessagingClient): Promise<INodeExecutionData[]> {
 	const perItem: INodeExecutionData[][] = items.map(() => []);
 	const elements: Array<MessageElement | undefined> = [];
 	const candidates: number[] = [];
 	const subjectLeftOut: string[] = [];
+	const fieldsOf = batchFieldsReader(this, items, mapsAutomatically(this));
+	const itemKeys: Array<string | undefined> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			elements[itemIndex] = elementOf(this, itemIndex, subjectLeftOut);
+			const fields = fieldsOf(itemIndex);
+			elements[itemIndex] = elementOf(fields, subjectLeftOut);
+			itemKeys[itemIndex] = fields.key;
 			candidates.push(itemIndex);
 		} catch (error) {
 			// Nothing has been sent yet: without continue-on-fail the node stops here.
@@ -73,7 +94,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	if (subjectLeftOut.length > 0) addHint(this, subjectNotSentNotice(subjectLeftOut, subjectLeftOut.length));
 	if (candidates.length === 0) return perItem.flat();
 
-	const keys = rowKeys(this, 'message.sendBatch', candidates, (row) => items[row]!.json);
+	const keys = rowKeys(this, 'message.sendBatch', candidates, (row) => items[row]!.json, givenKeys(this, candidates, itemKeys));
 	const firstRowOf = new Map<string, number>();
 	const rows: number[] = [];
 	for (const row of candidates) {
