@@ -8,7 +8,11 @@
  * ⌈N/500⌉ calls. Prints the medians and the ratios, writes bench/results-n8n-scale.json and regenerates
  * docs/benchmarks.md.
  * Flags: --items 1000,10000,100000  --runs 3  --largest-runs 3 (runs at the largest size)
- *        --variants noOp,setConstant,…  (only these; the other rows of the results file are kept)
+ *        --append (add this invocation's runs to the file's runs of the same node and size; the median
+ *        is then over all of them)
+ *        --variants noOp,setConstant,…  (only these; the other rows of the results file are kept, so a
+ *        ratio may then compare runs of two sessions: on a shared machine, measure every variant of a
+ *        size in one invocation before citing its ratios)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -35,27 +39,38 @@ function options() {
       runs: { type: 'string', default: '3' },
       'largest-runs': { type: 'string' },
       variants: { type: 'string', default: VARIANTS.join(',') },
+      append: { type: 'boolean', default: false },
     },
   });
   const sizes = values.items.split(',').map(Number);
   const variants = values.variants.split(',') as Variant[];
   for (const v of variants) if (!VARIANTS.includes(v)) throw new Error(`unknown variant ${v}; known: ${VARIANTS.join(', ')}`);
   const runs = Number(values.runs);
-  return { sizes, variants, runs, largestRuns: Number(values['largest-runs'] ?? runs) };
+  return { sizes, variants, runs, largestRuns: Number(values['largest-runs'] ?? runs), append: values.append };
 }
 
-/** The results file's earlier rows of the variants and sizes not measured now. */
-function keptRows(root: string, measured: Set<string>): VariantFigures[] {
+const keyOf = (f: VariantFigures) => `${f.variant}@${f.items}`;
+
+function earlierRows(root: string): VariantFigures[] {
   const file = join(root, N8N_SCALE_RESULTS);
-  if (!existsSync(file)) return [];
-  const earlier = JSON.parse(readFileSync(file, 'utf8')) as N8nScaleResults;
-  return earlier.figures.filter((f) => !measured.has(`${f.variant}@${f.items}`));
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as N8nScaleResults).figures : [];
 }
 
-/** Writes the results file (this run's rows over the earlier ones) and regenerates docs/benchmarks.md. */
-function save(root: string, figures: VariantFigures[], highWaterMarkReset: boolean): void {
-  const measured = new Set(figures.map((f) => `${f.variant}@${f.items}`));
-  const all = [...keptRows(root, measured), ...figures].sort((a, b) => a.items - b.items || VARIANTS.indexOf(a.variant) - VARIANTS.indexOf(b.variant));
+/**
+ * Writes the results file and regenerates docs/benchmarks.md. This invocation's rows replace the earlier
+ * ones of the same node and size, or with `append` add their runs to them.
+ */
+function save(root: string, earlier: VariantFigures[], current: VariantFigures[], append: boolean, highWaterMarkReset: boolean): void {
+  const before = new Map(earlier.map((f) => [keyOf(f), f]));
+  const figures = current.map((f) => {
+    const old = append ? before.get(keyOf(f)) : undefined;
+    if (!old) return f;
+    const runs = [...old.runs, ...f.runs];
+    const ledger = old.ledger || f.ledger ? [...(old.ledger ?? []), ...(f.ledger ?? [])] : undefined;
+    return { ...f, runs, ledger, median: medianRun(runs) };
+  });
+  const measured = new Set(figures.map(keyOf));
+  const all = [...earlier.filter((f) => !measured.has(keyOf(f))), ...figures].sort((a, b) => a.items - b.items || VARIANTS.indexOf(a.variant) - VARIANTS.indexOf(b.variant));
   const method = `regular mode, SQLite, manual executions saved; a fresh \`n8n start\` per run, after a ${WARM_UP_ITEMS}-item warm-up run of the same workflow; RSS of n8n main from /proc/<pid>/status (${highWaterMarkReset ? 'VmHWM reset through clear_refs, and VmRSS sampled every 20 ms' : 'VmRSS sampled every 20 ms'})`;
   const results: N8nScaleResults = { machine: machine(), n8n: '2.41.1', method, figures: all };
   writeFileSync(join(root, N8N_SCALE_RESULTS), `${JSON.stringify(results, null, 2)}\n`);
@@ -63,8 +78,9 @@ function save(root: string, figures: VariantFigures[], highWaterMarkReset: boole
 }
 
 async function main(): Promise<void> {
-  const { sizes, variants, runs, largestRuns } = options();
+  const { sizes, variants, runs, largestRuns, append } = options();
   const root = repoRoot();
+  const earlier = earlierRows(root);
   const largest = Math.max(...sizes);
   const work = await mkdtemp(join(tmpdir(), 'bench-n8n-scale-'));
   const accounts = demoConfig.accounts.map((a) => (a.id === 'acc_demo' ? { ...a, rate_limit: 1e9, credits: 1e12 } : a));
@@ -103,7 +119,7 @@ async function main(): Promise<void> {
           process.stderr.write(`  ${label}: node ${nodeMs} ms, wall ${wallMs} ms, +${(addedRssBytes / 2 ** 20).toFixed(0)} MiB RSS${ledger}\n`);
         }
         // After each round, so a bench stopped early (100,000 items take long) keeps the rounds it finished.
-        save(root, [...figures, ...[...at.values()].map((row) => ({ ...row, median: medianRun(row.runs) }))], highWaterMarkReset);
+        save(root, earlier, [...figures, ...[...at.values()].map((row) => ({ ...row, median: medianRun(row.runs) }))], append, highWaterMarkReset);
       }
       for (const row of at.values()) figures.push({ ...row, median: medianRun(row.runs) });
     }
