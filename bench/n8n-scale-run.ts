@@ -23,6 +23,8 @@ export interface ScaleContext {
   owner: OwnerLogin;
   /** Bounds one execution. */
   timeoutMs: number;
+  /** Extra env for n8n (e.g. NODE_OPTIONS with --cpu-prof, to see where a node's time goes). */
+  n8nEnv?: NodeJS.ProcessEnv;
 }
 
 export interface MeasuredRun {
@@ -58,7 +60,7 @@ async function runOnce(rest: N8nRest, variant: Variant, items: number, name: str
 }
 
 export async function measureRun(ctx: ScaleContext, variant: Variant, items: number, label: string): Promise<MeasuredRun> {
-  const server = await startN8n(ctx.home, { env: ownerEnv(ctx.home, ctx.owner), timeoutMs: 5 * 60_000 });
+  const server = await startN8n(ctx.home, { env: { ...ownerEnv(ctx.home, ctx.owner), ...ctx.n8nEnv }, timeoutMs: 5 * 60_000 });
   try {
     const pid = server.process.pid;
     if (pid === undefined) throw new Error('n8n main has no pid');

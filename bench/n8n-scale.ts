@@ -10,6 +10,7 @@
  * Flags: --items 1000,10000,100000  --runs 3  --largest-runs 3 (runs at the largest size)
  *        --append (add this invocation's runs to the file's runs of the same node and size; the median
  *        is then over all of them)
+ *        --cpu-prof DIR (n8n writes a V8 CPU profile of each run there; profiled runs are not saved)
  *        --variants noOp,setConstant,…  (only these; the other rows of the results file are kept, so a
  *        ratio may then compare runs of two sessions: on a shared machine, measure every variant of a
  *        size in one invocation before citing its ratios)
@@ -40,13 +41,14 @@ function options() {
       'largest-runs': { type: 'string' },
       variants: { type: 'string', default: VARIANTS.join(',') },
       append: { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
     },
   });
   const sizes = values.items.split(',').map(Number);
   const variants = values.variants.split(',') as Variant[];
   for (const v of variants) if (!VARIANTS.includes(v)) throw new Error(`unknown variant ${v}; known: ${VARIANTS.join(', ')}`);
   const runs = Number(values.runs);
-  return { sizes, variants, runs, largestRuns: Number(values['largest-runs'] ?? runs), append: values.append };
+  return { sizes, variants, runs, largestRuns: Number(values['largest-runs'] ?? runs), append: values.append, cpuProfDir: values['cpu-prof'] };
 }
 
 const keyOf = (f: VariantFigures) => `${f.variant}@${f.items}`;
@@ -78,7 +80,7 @@ function save(root: string, earlier: VariantFigures[], current: VariantFigures[]
 }
 
 async function main(): Promise<void> {
-  const { sizes, variants, runs, largestRuns, append } = options();
+  const { sizes, variants, runs, largestRuns, append, cpuProfDir } = options();
   const root = repoRoot();
   const earlier = earlierRows(root);
   const largest = Math.max(...sizes);
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
     const tarball = await buildAndPackMessagingPackage(work);
     home = await createN8nHome({ packageTarball: tarball, packageName: MESSAGING_PACKAGE });
     await importCredentials(home, [{ ...CREDENTIAL, type: 'messagingServiceApi', data: { apiKey: KEY, baseUrl: sandbox.url } }]);
-    const ctx = { home, sandbox, owner: OWNER, timeoutMs: 30 * 60_000 };
+    const ctx = { home, sandbox, owner: OWNER, timeoutMs: 30 * 60_000, n8nEnv: cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : undefined };
     const figures: VariantFigures[] = [];
     let highWaterMarkReset = true;
     for (const items of sizes) {
@@ -119,7 +121,7 @@ async function main(): Promise<void> {
           process.stderr.write(`  ${label}: node ${nodeMs} ms, wall ${wallMs} ms, +${(addedRssBytes / 2 ** 20).toFixed(0)} MiB RSS${ledger}\n`);
         }
         // After each round, so a bench stopped early (100,000 items take long) keeps the rounds it finished.
-        save(root, earlier, [...figures, ...[...at.values()].map((row) => ({ ...row, median: medianRun(row.runs) }))], append, highWaterMarkReset);
+        if (!cpuProfDir) save(root, earlier, [...figures, ...[...at.values()].map((row) => ({ ...row, median: medianRun(row.runs) }))], append, highWaterMarkReset);
       }
       for (const row of at.values()) figures.push({ ...row, median: medianRun(row.runs) });
     }
