@@ -2,12 +2,13 @@
  * docs/benchmarks.md and its charts (docs/benchmarks/*.svg), generated from bench/results.json; never
  * edited by hand. `npm run bench` regenerates them; `node bench/report.ts` does so from the committed JSON.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionMemoryChart, actionMemorySection, readActionMemory } from './action-memory-report.ts';
 import type { ActionMemoryPair } from './action-memory-report.ts';
 import { lineChart } from './charts.ts';
 import { POLL_BOUND_FORMULA, pollBound } from './job-wait.ts';
+import { N8N_SCALE_RESULTS, n8nScaleCharts, n8nScaleSection, type N8nScaleResults } from './n8n-scale-report.ts';
 import type { Point, Results, Row } from './results.ts';
 
 const OURS = '#1f6feb';
@@ -82,9 +83,9 @@ function charts(results: Results): Record<string, string> {
 /** bench/results.json and, read beside it, the action-memory bench's own before and after files. */
 export type ReportInput = Results & { actionMemory?: ActionMemoryPair };
 
-/** The page and its SVG files (by name, under docs/benchmarks/), all from `results` alone. */
-export function renderReport(results: ReportInput): { page: string; files: Record<string, string> } {
-  const files = charts(results);
+/** The page and its SVG files (by name, under docs/benchmarks/), all from `results` (and `n8nScale`, when measured) alone. */
+export function renderReport(results: ReportInput, n8nScale: N8nScaleResults | null = null): { page: string; files: Record<string, string> } {
+  const files = { ...charts(results), ...(n8nScale ? n8nScaleCharts(n8nScale) : {}) };
   const memory = results.actionMemory ?? { before: null, after: null };
   if (memory.before || memory.after) files['action-memory.svg'] = actionMemoryChart(memory);
   const m = results.machine;
@@ -132,12 +133,13 @@ export function renderReport(results: ReportInput): { page: string; files: Recor
     img('scale-429.svg', '429 share against process count'),
     '',
     ...actionMemorySection(memory),
+    ...(n8nScale ? ['', ...n8nScaleSection(n8nScale)] : []),
   ].join('\n');
   return { page, files };
 }
 
 export function writeReport(root: string, results: ReportInput): void {
-  const { page, files } = renderReport({ ...results, actionMemory: results.actionMemory ?? readActionMemory(root) });
+  const { page, files } = renderReport({ ...results, actionMemory: results.actionMemory ?? readActionMemory(root) }, readN8nScaleResults(root));
   mkdirSync(join(root, 'docs', 'benchmarks'), { recursive: true });
   writeFileSync(join(root, 'docs', 'benchmarks.md'), page);
   for (const [name, svg] of Object.entries(files)) writeFileSync(join(root, 'docs', 'benchmarks', name), svg);
@@ -145,6 +147,12 @@ export function writeReport(root: string, results: ReportInput): void {
 
 export function readResults(root: string): ReportInput {
   return { ...(JSON.parse(readFileSync(join(root, 'bench', 'results.json'), 'utf8')) as Results), actionMemory: readActionMemory(root) };
+}
+
+/** bench/results-n8n-scale.json (`npm run bench:n8n-scale`), or null before it was first run. */
+export function readN8nScaleResults(root: string): N8nScaleResults | null {
+  const file = join(root, N8N_SCALE_RESULTS);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as N8nScaleResults) : null;
 }
 
 if (process.argv[1]?.endsWith('report.ts')) writeReport(process.cwd(), readResults(process.cwd()));

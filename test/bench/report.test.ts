@@ -1,13 +1,13 @@
-/** docs/benchmarks.md is generated: it must be what bench/report.ts makes of the committed bench/results.json. */
+/** docs/benchmarks.md is generated: it must be what bench/report.ts makes of the committed bench/results.json (and bench/results-n8n-scale.json). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readResults, renderReport } from '../../bench/report.ts';
+import { readN8nScaleResults, readResults, renderReport } from '../../bench/report.ts';
 
 const ROOT = join(__dirname, '..', '..');
 
 test('docs/benchmarks.md and its charts are in step with bench/results.json', () => {
   const results = readResults(ROOT);
-  const { page, files } = renderReport(results);
+  const { page, files } = renderReport(results, readN8nScaleResults(ROOT));
   expect(readFileSync(join(ROOT, 'docs', 'benchmarks.md'), 'utf8')).toBe(page);
   expect(readdirSync(join(ROOT, 'docs', 'benchmarks')).sort()).toEqual(Object.keys(files).sort());
   for (const [name, svg] of Object.entries(files)) expect(readFileSync(join(ROOT, 'docs', 'benchmarks', name), 'utf8')).toBe(svg);
