@@ -19,7 +19,11 @@
  *
  * Bounded: n8n keeps the last STORE_MAX_ENTRIES markers per node and drops the oldest. A row whose
  * markers were dropped reads "never attempted": it is sent under its deterministic key, and the service
- * replays an unchanged one (for its idempotency retention). Dropping never makes a row read "sent".
+ * replays an unchanged one (for its idempotency retention). Dropping never makes a row read "sent":
+ * markers are written attempted-first, so the oldest to go is always an `a:` before its `p:` markers.
+ * A run of more rows than the bound (n8n keeps the last 50,000 of one write) loses its own `a:` marker
+ * at once; its retry then rests on the deterministic keys alone, as above. Do not move the `a:` marker
+ * last: the dropped `p:` markers would then make never-sent rows read "sent".
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
