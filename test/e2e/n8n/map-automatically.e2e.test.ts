@@ -6,28 +6,16 @@
  * A second execution of the same workflow sends nothing twice: n8n's own deduplication store holds the
  * per-item keys. MSGSVC_SKIP_N8N_E2E=1 skips it.
  */
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { start } from '../../../sandbox/server.ts';
-import type { Sandbox } from '../../../sandbox/server.ts';
 import { ledgerRows } from '../../support/ledger-rows.ts';
 import { realN8nSkipped } from '../../support/system.ts';
 import {
-	buildAndPackMessagingPackage,
-	createN8nHome,
-	ensureHost,
 	executeWorkflow,
-	importCredentials,
 	importWorkflow,
-	killAll,
 	manualWorkflow,
 	MESSAGING_PACKAGE as PACKAGE,
 	outputItems,
 	stopwatch,
-	type N8nCredential,
-	type N8nHome,
+	usePackagedN8n,
 } from './n8n-harness.ts';
 
 const MINUTES = 60_000;
@@ -63,36 +51,17 @@ function autoMapWorkflow(orders: number, word: string) {
 }
 
 describeE2e('Send Batch "Map Automatically" in a real n8n 2.41.1', () => {
-	let sb: Sandbox;
-	let work: string;
-	let home: N8nHome | undefined;
 	const { timings, time } = stopwatch();
-
-	beforeAll(async () => {
-		await time('ensureHost', () => ensureHost());
-		sb = await start({ port: 0, host: '127.0.0.1', config: { job_rows_per_second: 2000 } });
-		work = await mkdtemp(join(tmpdir(), 'n8n-automap-e2e-'));
-		const tarball = await time('build+pack', () => buildAndPackMessagingPackage(work));
-		home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
-		const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
-		await importCredentials(home, [{ ...credential, data: { ...credential.data, baseUrl: sb.url } }]);
-	}, 20 * MINUTES);
-
-	afterAll(async () => {
-		await killAll();
-		await sb?.close();
-		await home?.cleanup();
-		if (work) await rm(work, { recursive: true, force: true });
-		console.log(`n8n Map Automatically e2e timings (ms): ${JSON.stringify(timings)}`);
-	});
+	const suite = usePackagedN8n({ name: 'automap', sandbox: { job_rows_per_second: 2000 }, time });
+	afterAll(() => console.log(`n8n Map Automatically e2e timings (ms): ${JSON.stringify(timings)}`));
 
 	test(
 		'each item’s own fields are sent, the item without its To field is refused at its index, and a later run with new text sends only the new order',
 		async () => {
 			const workflow = autoMapWorkflow(600, 'shipped');
-			await importWorkflow(home!, workflow);
+			await importWorkflow(suite.home, workflow);
 
-			const first = await time('execute (first)', () => executeWorkflow(home!, workflow.id, { timeoutMs: 4 * MINUTES }));
+			const first = await time('execute (first)', () => executeWorkflow(suite.home, workflow.id, { timeoutMs: 4 * MINUTES }));
 			const sent = outputItems(first.runData, 'Send Batch', 0);
 			const refused = outputItems(first.runData, 'Send Batch', 1);
 			expect(sent).toHaveLength(599);
@@ -102,7 +71,7 @@ describeE2e('Send Batch "Map Automatically" in a real n8n 2.41.1', () => {
 			expect(refused[0]!.message).toMatch(/ — item 3$/);
 			expect(first.runData['Send Batch']!.at(-1).data.main[1][0].pairedItem.item).toBe(3);
 
-			const ledger = ledgerRows(sb);
+			const ledger = ledgerRows(suite.sb);
 			expect(ledger.requests).toBe(2); // 599 messages: 500 + 99
 			const byTo = new Map(ledger.messages.map((m) => [m.to, m]));
 			expect(byTo.size).toBe(599);
@@ -113,14 +82,14 @@ describeE2e('Send Batch "Map Automatically" in a real n8n 2.41.1', () => {
 
 			// A new execution with other text and one more order: keys derived from the run would send all
 			// 600 again; the per-item keys in n8n's own deduplication store send only ord-600.
-			await importWorkflow(home!, autoMapWorkflow(601, 'reminder'));
-			const second = await time('execute (second)', () => executeWorkflow(home!, workflow.id, { timeoutMs: 4 * MINUTES }));
+			await importWorkflow(suite.home, autoMapWorkflow(601, 'reminder'));
+			const second = await time('execute (second)', () => executeWorkflow(suite.home, workflow.id, { timeoutMs: 4 * MINUTES }));
 			const again = outputItems(second.runData, 'Send Batch', 0);
 			expect(again).toHaveLength(600);
 			expect(again.filter((j) => j.sentEarlier !== true).map((j) => j.to)).toEqual(['buyer600@example.com']);
 			expect(outputItems(second.runData, 'Send Batch', 1).map((j) => j.error)).toEqual(['invalid_input: Item 3 has no field "email" (To)']);
-			expect(sb.control.summary()).toMatchObject({ messages: 600, duplicates_detected: 0 });
-			expect(ledgerRows(sb).messages.filter((m) => m.body.endsWith('reminder')).map((m) => m.to)).toEqual(['buyer600@example.com']);
+			expect(suite.sb.control.summary()).toMatchObject({ messages: 600, duplicates_detected: 0 });
+			expect(ledgerRows(suite.sb).messages.filter((m) => m.body.endsWith('reminder')).map((m) => m.to)).toEqual(['buyer600@example.com']);
 		},
 		10 * MINUTES,
 	);

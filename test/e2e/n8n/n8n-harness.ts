@@ -14,6 +14,7 @@
  *   queue-cluster.ts  PostgreSQL + Redis + main + two workers, signed in
  *   crash.ts      kill -9 of an n8n at a state the test waits for
  *   messaging-package.ts  this repo's package, built and packed
+ *   packaged-n8n.ts  the shared suite set-up: sandbox, package in a fresh home, the sandbox credential
  */
 export { freePort, nodeBinary, repoRoot } from './harness/paths.ts';
 export { killAll, run, type RunOptions, type RunResult } from './harness/processes.ts';
@@ -38,3 +39,4 @@ export { startPostgres, type PostgresServer } from './harness/postgres.ts';
 export { killHard, waitUntil } from './harness/crash.ts';
 export { startQueueCluster, type QueueCluster } from './harness/queue-cluster.ts';
 export { buildAndPackMessagingPackage, MESSAGING_PACKAGE } from './harness/messaging-package.ts';
+export { sandboxCredential, usePackagedN8n, type PackagedN8n } from './harness/packaged-n8n.ts';

@@ -5,26 +5,16 @@
  * Contact node with no operation lists. Set MSGSVC_SKIP_N8N_E2E=1 to skip (first run installs the host).
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start } from '../../../sandbox/server.ts';
-import type { Sandbox } from '../../../sandbox/server.ts';
 import { ledgerRows } from '../../support/ledger-rows.ts';
 import { realN8nSkipped } from '../../support/system.ts';
 import {
-	buildAndPackMessagingPackage,
-	createN8nHome,
-	ensureHost,
 	executeWorkflow,
-	importCredentials,
 	importWorkflow,
-	killAll,
 	MESSAGING_PACKAGE as PACKAGE,
 	outputItems,
-	type N8nCredential,
-	type N8nHome,
 	type N8nWorkflow,
+	usePackagedN8n,
 } from './n8n-harness.ts';
 
 const MINUTES = 60_000;
@@ -35,33 +25,12 @@ function fixture<T>(name: string): T {
 }
 
 describeE2e('node versions in a real n8n 2.41.1', () => {
-	let sb: Sandbox;
-	let work: string;
-	let home: N8nHome | undefined;
-
-	beforeAll(async () => {
-		await ensureHost();
-		sb = await start({ port: 0, host: '127.0.0.1', config: { job_rows_per_second: 2000 } });
-		work = await mkdtemp(join(tmpdir(), 'n8n-versions-e2e-'));
-		const tarball = await buildAndPackMessagingPackage(work);
-		home = await createN8nHome({ packageTarball: tarball, packageName: PACKAGE });
-		const credential = fixture<N8nCredential>('sandbox-credential.json');
-		await importCredentials(home, [{ ...credential, data: { ...credential.data, baseUrl: sb.url } }]);
-	}, 20 * MINUTES);
-
-	beforeEach(() => sb.control.reset());
-
-	afterAll(async () => {
-		await killAll();
-		await sb?.close();
-		await home?.cleanup();
-		if (work) await rm(work, { recursive: true, force: true });
-	});
+	const suite = usePackagedN8n({ name: 'versions', sandbox: { job_rows_per_second: 2000 } });
 
 	async function run(file: string, id: string) {
 		const workflow = fixture<Omit<N8nWorkflow, 'id'>>(file);
-		await importWorkflow(home!, { ...workflow, id } as N8nWorkflow);
-		const result = await executeWorkflow(home!, id, { timeoutMs: 4 * MINUTES });
+		await importWorkflow(suite.home, { ...workflow, id } as N8nWorkflow);
+		const result = await executeWorkflow(suite.home, id, { timeoutMs: 4 * MINUTES });
 		expect(result.status).toBe('success');
 		return result.runData;
 	}
@@ -82,7 +51,7 @@ describeE2e('node versions in a real n8n 2.41.1', () => {
 			const [summary] = outputItems(runData, 'Import Contacts');
 			expect(summary).toMatchObject({ completed: true, totals: { contacts: 2, processed: 2, failed: 0 } });
 			expect(outputItems(runData, 'List Contacts').map((j) => j.email).sort()).toEqual(['ada@example.com', 'grace@example.com']);
-			const ledger = ledgerRows(sb);
+			const ledger = ledgerRows(suite.sb);
 			expect(ledger.messages.map((m) => [m.to, m.body])).toEqual([
 				['ada@example.com', 'Hi Ada'],
 				['grace@example.com', 'Hi Grace'],
@@ -99,7 +68,7 @@ describeE2e('node versions in a real n8n 2.41.1', () => {
 			expect(outputItems(runData, 'Send').map((j) => j.to)).toEqual(['ada@example.com', 'grace@example.com']);
 			expect(outputItems(runData, 'Import Contacts')[0]).toMatchObject({ completed: true, totals: { contacts: 2, processed: 2, failed: 0 } });
 			expect(outputItems(runData, 'List Contacts').map((j) => j.email).sort()).toEqual(['ada@example.com', 'grace@example.com']);
-			const ledger = ledgerRows(sb);
+			const ledger = ledgerRows(suite.sb);
 			expect(ledger.messages).toHaveLength(2);
 			// Listing wrote nothing: one import job, two contacts.
 			expect([ledger.jobs.length, ledger.contacts.length]).toEqual([1, 2]);

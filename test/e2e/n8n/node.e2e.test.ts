@@ -6,28 +6,19 @@
  * against a sandbox this test starts on 127.0.0.1. Set MSGSVC_SKIP_N8N_E2E=1 to skip (first run installs
  * the n8n host: minutes).
  */
-import { ledgerRows } from '../../support/ledger-rows.ts';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start } from '../../../sandbox/server.ts';
-import type { Sandbox } from '../../../sandbox/server.ts';
+import { ledgerRows } from '../../support/ledger-rows.ts';
 import {
-	buildAndPackMessagingPackage,
-	createN8nHome,
-	ensureHost,
 	executeWorkflow,
 	importCredentials,
 	importWorkflow,
-	killAll,
 	MESSAGING_PACKAGE as PACKAGE,
 	outputItems,
 	repoRoot,
-	type N8nCredential,
-	type N8nHome,
-	type N8nWorkflow,
 	stopwatch,
+	type N8nWorkflow,
+	usePackagedN8n,
 } from './n8n-harness.ts';
 import { realN8nSkipped } from '../../support/system.ts';
 
@@ -36,42 +27,17 @@ const skip = realN8nSkipped();
 const describeE2e = skip ? describe.skip : describe;
 
 describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
-	let sb: Sandbox;
-	let work: string;
-	let tarball: string;
-	let home: N8nHome | undefined;
 	const { timings, time } = stopwatch();
-
-	beforeAll(async () => {
-		await time('ensureHost', () => ensureHost());
-		sb = await start({ port: 0, host: '127.0.0.1', config: { job_rows_per_second: 2000 } });
-		work = await mkdtemp(join(tmpdir(), 'n8n-node-e2e-'));
-		tarball = await time('build+pack', () => buildAndPackMessagingPackage(work));
-		home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
-		// The sandbox credential every example workflow names (msgSandboxCred).
-		const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
-		credential.data = { ...credential.data, baseUrl: sb.url };
-		await time('importCredentials', () => importCredentials(home!, [credential]));
-	}, 20 * MINUTES);
-
-	// One n8n for the file, but each test starts from an empty sandbox (the order is random).
-	beforeEach(() => sb.control.reset());
-
-	afterAll(async () => {
-		await killAll();
-		await sb?.close();
-		await home?.cleanup();
-		if (work) await rm(work, { recursive: true, force: true });
-		console.log(`n8n node e2e timings (ms): ${JSON.stringify(timings)}`);
-	});
+	const suite = usePackagedN8n({ name: 'node', sandbox: { job_rows_per_second: 2000 }, time });
+	afterAll(() => console.log(`n8n node e2e timings (ms): ${JSON.stringify(timings)}`));
 
 	test(
 		'example workflow: Send Batch routes invalid items to the error output, Contact Import waits, Get Many lists',
 		async () => {
 			const example = JSON.parse(readFileSync(join(repoRoot(), 'examples', 'n8n-workflow.json'), 'utf8')) as N8nWorkflow;
-			await time('importWorkflow', () => importWorkflow(home!, { ...example, id: 'msgExampleWf' }));
+			await time('importWorkflow', () => importWorkflow(suite.home, { ...example, id: 'msgExampleWf' }));
 
-			const result = await time('execute', () => executeWorkflow(home!, 'msgExampleWf', { timeoutMs: 4 * MINUTES }));
+			const result = await time('execute', () => executeWorkflow(suite.home, 'msgExampleWf', { timeoutMs: 4 * MINUTES }));
 			const { runData } = result;
 
 			// Send Batch: 6 messages sent, 2 items on the error output, each paired with its input item.
@@ -99,10 +65,10 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 			expect(listed).toHaveLength(25);
 
 			// The service's ledger: exactly what the outputs say, no duplicates.
-			const ledger = ledgerRows(sb);
+			const ledger = ledgerRows(suite.sb);
 			expect(ledger.messages.map((m) => m.id).sort()).toEqual(sent.map((j) => j.id).sort());
 			expect(ledger.contacts).toHaveLength(25);
-			expect(sb.control.summary().duplicates_detected).toBe(0);
+			expect(suite.sb.control.summary().duplicates_detected).toBe(0);
 			// The key never shows in the run n8n printed.
 			expect(result.stdout).not.toContain('sk_test_demo_ok');
 		},
@@ -113,15 +79,15 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 		"README's quickstart workflow (examples/n8n-quickstart.json) runs as pasted: 2 sent, the typo on the error output",
 		async () => {
 			const quickstart = JSON.parse(readFileSync(join(repoRoot(), 'examples', 'n8n-quickstart.json'), 'utf8')) as N8nWorkflow;
-			await importWorkflow(home!, { ...quickstart, id: 'msgQuickstartWf' });
-			const result = await time('execute (quickstart)', () => executeWorkflow(home!, 'msgQuickstartWf', { timeoutMs: 4 * MINUTES }));
+			await importWorkflow(suite.home, { ...quickstart, id: 'msgQuickstartWf' });
+			const result = await time('execute (quickstart)', () => executeWorkflow(suite.home, 'msgQuickstartWf', { timeoutMs: 4 * MINUTES }));
 			const sent = outputItems(result.runData, 'Sent');
 			expect(sent.map((j) => j.to)).toEqual(['ada@example.com', '+4915112345678']);
 			const failed = outputItems(result.runData, 'Failed or Unknown');
 			expect(failed).toHaveLength(1);
 			expect((failed[0]!.details as Record<string, unknown>).outcome).toBe('failed');
 			expect((failed[0]!.details as Record<string, unknown>).param).toBe('to');
-			const delivered = ledgerRows(sb).messages.map((m) => m.id);
+			const delivered = ledgerRows(suite.sb).messages.map((m) => m.id);
 			for (const j of sent) expect(delivered).toContain(j.id);
 		},
 		5 * MINUTES,
@@ -130,9 +96,9 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 	test(
 		'a revoked key fails the node with the code, the remedy and the item index; the key is not printed',
 		async () => {
-			await importCredentials(home!, [{ id: 'msgRevokedCred', name: 'Messaging Service (revoked)', type: 'messagingServiceApi', data: { apiKey: 'sk_test_demo_revoked', baseUrl: sb.url } }]);
+			await importCredentials(suite.home, [{ id: 'msgRevokedCred', name: 'Messaging Service (revoked)', type: 'messagingServiceApi', data: { apiKey: 'sk_test_demo_revoked', baseUrl: suite.sb.url } }]);
 			const credentials = { messagingServiceApi: { id: 'msgRevokedCred', name: 'Messaging Service (revoked)' } };
-			await importWorkflow(home!, {
+			await importWorkflow(suite.home, {
 				id: 'msgRevokedWf',
 				name: 'revoked key',
 				nodes: [
@@ -142,7 +108,7 @@ describeE2e('the Messaging Service node in a real n8n 2.41.1', () => {
 				connections: { Start: { main: [[{ node: 'Account', type: 'main', index: 0 }]] } },
 				settings: { executionOrder: 'v1' },
 			});
-			const result = await time('execute (revoked)', () => executeWorkflow(home!, 'msgRevokedWf', { allowFailure: true }));
+			const result = await time('execute (revoked)', () => executeWorkflow(suite.home, 'msgRevokedWf', { allowFailure: true }));
 			expect(result.status).toBe('error');
 			expect(result.error?.message).toMatch(/^api_key_revoked: /);
 			expect(`${result.error?.message} ${(result.error as { description?: string } | undefined)?.description}`).toMatch(/issue a new key\..* — item 0$/);
