@@ -2,7 +2,7 @@
  * `npm run bench:n8n`: our node against n8n's own HTTP Request node, in a real n8n 2.41.1 (`n8n execute`),
  * against one sandbox key with one rate ceiling (default 45 calls per 60 s window). Both get the same N
  * input items (default 2,000 e-mails) from a Code node:
- * - ours: Message → Send Batch (the built package, installed as n8n installs community packages);
+ * - ours: Message → Send (`sendBatch`, the built package, installed as n8n installs community packages);
  * - theirs: HTTP Request, `POST /messages` per item, as a user builds it without our node (On Error:
  *   continue, so the run ends and its failures can be counted).
  * Calls and their statuses are counted by a pass-through proxy in front of the sandbox; messages by the

@@ -45,6 +45,6 @@ test("README's n8n comparison is what `npm run bench:n8n` wrote to bench/results
     `| ${name} | ${r.calls.toLocaleString('en')} | ${r.rateLimited.toLocaleString('en')} | ${r.delivered.toLocaleString('en')} | ${(r.wallMs / 1000).toFixed(1)} s |`;
   const [ours, http] = rows;
   expect(measured).toContain(`${ours!.items.toLocaleString('en')} messages`);
-  expect(measured).toContain(line('this node (Send Batch)', ours!));
+  expect(measured).toContain(line('this node (Send)', ours!));
   expect(measured).toContain(line('HTTP Request node, one call per item', http!));
 });

@@ -1,6 +1,6 @@
 /**
  * The editor tells what happened: the quickstart workflow executed twice from a real n8n 2.41.1 editor's
- * own button (headless chromium), and the Send Batch node's output pane shows the hint that its rows
+ * own button (headless chromium), and the Send Messages node's output pane shows the hint that its rows
  * were already sent earlier and not sent again; the sandbox holds only the first run's messages. The same
  * script makes docs/images/n8n-sent-earlier-hint.png (`npm run docs:screenshot-hints`).
  */

@@ -1,7 +1,7 @@
 /**
  * `npm run docs:screenshot-hints`: docs/images/n8n-sent-earlier-hint.png — what a user sees in a real
  * n8n 2.41.1 editor when a run repeats one that already sent: the quickstart workflow
- * (examples/n8n-quickstart.json) is executed twice from the editor's own button, then the Send Batch
+ * (examples/n8n-quickstart.json) is executed twice from the editor's own button, then the Send Messages
  * node is opened and its output pane shows the node's hint ("… already sent earlier …, not sent again").
  * Returns the hints the page showed, so the e2e test can hold the editor to them.
  */
@@ -36,7 +36,7 @@ export async function screenshotHints(outFile = join(repoRoot(), 'docs', 'images
 		await page.getByText(/Workflow executed successfully|executed successfully/i).first().waitFor({ state: 'hidden', timeout: 30_000 }).catch(() => undefined);
 		await executeFromEditor(page);
 		if (sandbox.control.summary().messages !== afterFirst) throw new Error(`the second run sent ${sandbox.control.summary().messages - afterFirst} message(s) again`);
-		await page.locator('[data-test-id="canvas-node"][data-node-name="Send Batch"]').first().dblclick({ timeout: 30_000 });
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Send Messages"]').first().dblclick({ timeout: 30_000 });
 		await page.locator('[data-test-id="node-hint"]').filter({ hasText: 'already sent earlier' }).first().waitFor({ timeout: 30_000 });
 		const hints = (await page.locator('[data-test-id="node-hint"]').allInnerTexts()).map((text) => text.trim());
 		await page.screenshot({ path: outFile, animations: 'disabled' });
