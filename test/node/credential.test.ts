@@ -80,10 +80,17 @@ test('the node description: usable as a tool, themed icons (different files), su
 	const codex = JSON.parse(readFileSync(join(root, 'nodes/MessagingService/MessagingService.node.json'), 'utf8'));
 	expect(codex).toMatchObject({ node: 'n8n-nodes-messaging-service.messagingService' });
 	expect(codex.categories).toContain('Communication');
-	const operations = description.properties
-		.filter((p) => p.name === 'operation')
-		.flatMap((p) => (p.options as { value: string }[]).map((o) => `${p.displayOptions!.show!.resource![0]}.${o.value}`));
-	expect(operations.sort()).toEqual(['account.get', 'contact.getAll', 'contact.import', 'contactAttribute.getAll', 'job.get', 'job.wait', 'message.get', 'message.send', 'message.sendBatch']);
+	// Each version shows exactly one Operation per resource (a default that changed is a second, version-gated one).
+	const shownIn = (version: number) => (p: (typeof description.properties)[number]) => {
+		const gate = p.displayOptions?.show?.['@version'] as Array<number | { _cnd: { gte: number } }> | undefined;
+		return !gate || gate.some((g) => (typeof g === 'number' ? g === version : version >= g._cnd.gte));
+	};
+	for (const version of [1, 2]) {
+		const operations = description.properties
+			.filter((p) => p.name === 'operation' && shownIn(version)(p))
+			.flatMap((p) => (p.options as { value: string }[]).map((o) => `${p.displayOptions!.show!.resource![0]}.${o.value}`));
+		expect(operations.sort()).toEqual(['account.get', 'contact.getAll', 'contact.import', 'contactAttribute.getAll', 'job.get', 'job.wait', 'message.get', 'message.send', 'message.sendBatch']);
+	}
 	const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 	expect(pkg.n8n).toEqual({ n8nNodesApiVersion: 1, strict: true, nodes: ['dist/nodes/MessagingService/MessagingService.node.js'], credentials: ['dist/credentials/MessagingServiceApi.credentials.js'] });
 	expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
