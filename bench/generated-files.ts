@@ -7,22 +7,11 @@
  * counts the line each row starts on.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { seededRandom } from '../test/support/seeded-random.ts';
 
 export type FileKind = 'contacts' | 'messages';
 export type FileFormat = 'csv' | 'jsonl' | 'json' | 'yaml';
 export type Row = Record<string, string>;
-
-/** mulberry32: a small, fast, seeded PRNG (uniform in [0, 1)). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIRST_NAMES = ['Anna', 'Ben', 'Chloé', 'Dmitri', "O'Neil", 'Zoë', 'Müller, Jr.', 'Ngozi', 'Hiro', 'Lucía', 'Ava "Jo"', 'Søren'];
 const CITIES = ['Berlin', 'Lagos', 'São Paulo', 'Osaka', 'Zürich', 'Lyon', 'Austin', 'Kraków'];

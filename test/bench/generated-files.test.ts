@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { contactRow, generateFile, messageRow, rowOfRecipient, seededRandom } from '../../bench/generated-files.ts';
+import { contactRow, generateFile, messageRow, rowOfRecipient } from '../../bench/generated-files.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 import type { FileFormat, FileKind } from '../../bench/generated-files.ts';
 
 let dir: string;

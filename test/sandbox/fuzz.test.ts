@@ -7,23 +7,12 @@ import { connect } from 'node:net';
 import { Pool } from 'undici';
 import { start } from '../../sandbox/server.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const TOTAL = Number(process.env.FUZZ_TOTAL ?? 10_000);
 const LANES = 4;
 const RAW_SHARE = 0.05;
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HOSTILE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'then', ''];
 const HOSTILE_STRINGS = [...HOSTILE_NAMES, '<img src=x onerror=alert(1)>', '::set-output name=x::y', '%00', '\u0000', '\ud800', '\u2028', '${{ secrets.X }}', 'sk_test_demo_ok', 'Bearer sk_test_demo_ok', ' ', '+4915112345678', 'a@example.com', 'x'.repeat(300)];
@@ -128,7 +117,7 @@ test(`fuzz: ${TOTAL} random and hostile requests, 0 answers of 500 (seed ${SEED}
   const sb = await start({ port: 0, config: { max_body_bytes: 64 * 1024, job_rows_per_second: 100_000, accounts: [{ id: 'acc_demo', credits: 1e12, rate_limit: 1e9 }] } });
   // A request the server never answers fails after 10 s (status 0) instead of hanging the lane.
   const pool = new Pool(sb.origin, { connections: LANES, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 });
-  const rand = prng(SEED);
+  const rand = seededRandom(SEED);
   const next = generator(rand);
   const nextRaw = rawGenerator(rand);
   const cases = Array.from({ length: TOTAL }, (_, i) => (rand() < RAW_SHARE ? { i, raw: nextRaw() } : { i, req: next() }));
