@@ -12,7 +12,10 @@
  * The real store adds a database round trip per call (3 + one per 500-message chunk); SQLite or
  * PostgreSQL time is not in this figure.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { register } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 
@@ -25,6 +28,9 @@ const hook = `export async function resolve(specifier, context, next) {
 register(`data:text/javascript,${encodeURIComponent(hook)}`);
 
 async function main(): Promise<void> {
+	// n8n-core's user folder: our own, removed at the end (test/node/env.ts leaves it to Jest otherwise).
+	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-dedup-bench-'));
+	process.env.N8N_USER_FOLDER = userFolder;
 	const { runNode } = await import('../test/node/harness.ts');
 	const { dedupStore } = await import('../test/node/dedup-store.ts');
 	const { batchParameters, credentialsFor, people, startSandbox } = await import('../test/node/support.ts');
@@ -86,6 +92,7 @@ async function main(): Promise<void> {
 	console.log(`store at most during a send: ${peak.entries} markers, ${peak.bytes} bytes`);
 	console.log(`${items}-message send (${history} markers already stored), median of ${rounds}: ${withMs.toFixed(0)} ms with the store, ${withoutMs.toFixed(0)} ms without: ratio ${(withMs / withoutMs).toFixed(3)}`);
 	await sb.close();
+	rmSync(userFolder, { recursive: true, force: true });
 }
 
 void main();

@@ -28,6 +28,10 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 	enabled = true;
 	/** When true removeProcessed throws: the rows stay pending, as when n8n dies before recording them. */
 	failRemoves = false;
+	/** How many more removeProcessed calls succeed before they fail as `failRemoves` (a crash later in a run). */
+	removesLeft = Number.POSITIVE_INFINITY;
+	/** The most markers one record held after any write. */
+	peakEntries = 0;
 	calls = 0;
 
 	private slot(scope: DeduplicationScope, data: ICheckProcessedContextData): string {
@@ -42,6 +46,11 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		return text === undefined ? undefined : (JSON.parse(text) as { mode: string; data: string[] });
 	}
 
+	private write(slot: string, record: { mode: string; data: string[] }): void {
+		this.peakEntries = Math.max(this.peakEntries, record.data.length);
+		this.records.set(slot, JSON.stringify(record));
+	}
+
 	async checkProcessedAndRecord(items: DeduplicationItemTypes[], scope: DeduplicationScope, data: ICheckProcessedContextData, options: ICheckProcessedOptions): Promise<IDeduplicationOutput> {
 		const slot = this.slot(scope, data);
 		if (options.mode !== 'entries') throw new Error('only entries mode is ported');
@@ -49,7 +58,7 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		const record = this.read(slot);
 		if (!record) {
 			if (options.maxEntries) hashed.splice(0, hashed.length - options.maxEntries);
-			this.records.set(slot, JSON.stringify({ mode: options.mode, data: hashed }));
+			this.write(slot, { mode: options.mode, data: hashed });
 			return { new: items, processed: [] };
 		}
 		const seen = new Set(record.data);
@@ -62,20 +71,21 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 			}
 		});
 		if (options.maxEntries) record.data.splice(0, record.data.length - options.maxEntries);
-		this.records.set(slot, JSON.stringify(record));
+		this.write(slot, record);
 		return out;
 	}
 
 	async removeProcessed(items: DeduplicationItemTypes[], scope: DeduplicationScope, data: ICheckProcessedContextData): Promise<void> {
 		const slot = this.slot(scope, data);
-		if (this.failRemoves) throw new Error('the database went away');
+		if (this.failRemoves || this.removesLeft <= 0) throw new Error('the database went away');
+		this.removesLeft -= 1;
 		const record = this.read(slot);
 		if (!record) return;
 		for (const value of items.map(hash)) {
 			const at = record.data.findIndex((v) => v === value);
 			if (at !== -1) record.data.splice(at, 1);
 		}
-		this.records.set(slot, JSON.stringify(record));
+		this.write(slot, record);
 	}
 
 	async clearAllProcessedItems(scope: DeduplicationScope, data: ICheckProcessedContextData): Promise<void> {
@@ -101,6 +111,8 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		this.records.clear();
 		this.enabled = true;
 		this.failRemoves = false;
+		this.removesLeft = Number.POSITIVE_INFINITY;
+		this.peakEntries = 0;
 		this.calls = 0;
 	}
 }

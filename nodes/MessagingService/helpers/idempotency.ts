@@ -15,7 +15,7 @@
  *   service defines it (chunks add ":chunk-N").
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { canonicalJson, n8nChunkKeys, sha256Hex } from '../../../src/index.ts';
+import { canonicalJson, MAX_RECIPIENTS, n8nChunkKeys, sha256Hex } from '../../../src/index.ts';
 import type { RequestOptions } from '../../../src/index.ts';
 import { itemKeyChunkKeys } from '../../../src/adapter-keys.ts';
 import { runLineage } from './lineage.ts';
@@ -25,16 +25,17 @@ export type KeyOption = RequestOptions['idempotencyKey'];
 
 /** How the rows of one bulk write (Send, `sendBatch`) are keyed. */
 export type RowKeys =
-	| { mode: 'derived'; lineage: Lineage; slotOf: (row: number) => string; keyFor: (rows: readonly number[]) => KeyOption }
+	| { mode: 'derived'; lineage: Lineage; slotOf: (row: number) => string; keyFor: (rows: readonly number[]) => KeyOption; perCall: number }
 	| { mode: 'perItem'; lineage: Lineage; keyOf: (row: number) => string; slotOf: (row: number) => string; keyFor: (rows: readonly number[]) => KeyOption }
 	| { mode: 'call'; lineage: Lineage; key: string; keyFor: () => KeyOption };
 
 /**
  * The keys of a bulk write over `rows` (caller's indexes). `givenKeyOf` is the key given for EVERY row
  * (the Idempotency Key option, or each item's key field with Map Automatically): values that differ are
- * per item, one value is the call's key, none derives keys from the run.
+ * per item, one value is the call's key, none derives keys from the run. `perCall`: the client's count
+ * per call of this write (its chunks then lie inside groups of that many rows: sent-groups.ts).
  */
-export function rowKeys(ctx: IExecuteFunctions, operation: string, rows: readonly number[], inputOf: (row: number) => unknown, givenKeyOf: (row: number) => string): RowKeys {
+export function rowKeys(ctx: IExecuteFunctions, operation: string, rows: readonly number[], inputOf: (row: number) => unknown, givenKeyOf: (row: number) => string, perCall: number): RowKeys {
 	const lineage = runLineage(ctx);
 	const given = new Map(rows.map((row) => [row, givenKeyOf(row).trim()]));
 	const distinct = new Set(given.values());
@@ -58,6 +59,7 @@ export function rowKeys(ctx: IExecuteFunctions, operation: string, rows: readonl
 		lineage,
 		slotOf: (row) => sha256Hex(canonicalJson([lineage.id, lineage.nodeId, lineage.runIndex, operation, row, inputOf(row) ?? null])),
 		keyFor: (sent) => n8nChunkKeys({ ...base, rows: sent }),
+		perCall,
 	};
 }
 
@@ -75,6 +77,7 @@ export function recipientKeys(lineage: Lineage, userKey: string, itemIndex: numb
 		lineage,
 		slotOf: (row) => sha256Hex(canonicalJson([lineage.id, lineage.nodeId, lineage.runIndex, operation, itemIndex, input ?? null, row, recipients[row]!])),
 		keyFor: (sent) => n8nChunkKeys({ lineageId: lineage.id, nodeId: lineage.nodeId, runIndex: lineage.runIndex, operation, itemIndex, context: content, rows: sent }),
+		perCall: MAX_RECIPIENTS,
 	};
 }
 

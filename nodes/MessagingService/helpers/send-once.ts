@@ -1,6 +1,6 @@
 /**
  * One bulk write that never sends a row twice across n8n's recoveries: rows an earlier run sent are left
- * out (sent-rows.ts), the rest go out under deterministic keys (idempotency.ts), each committed chunk is
+ * out (sent-rows.ts, sent-groups.ts), the rest go out under deterministic keys (idempotency.ts), each committed chunk is
  * recorded as soon as it is, and a chunk the service answers `idempotency_key_reused` (its key was sent
  * before with another body) is read as "already sent earlier", never as a failure to send.
  */
@@ -8,6 +8,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { BulkOutcome, ChunkEvent, ItemResult, RequestOptions } from '../../../src/index.ts';
 import { sha256Hex } from '../../../src/index.ts';
 import type { RowKeys } from './idempotency.ts';
+import { openSentGroups } from './sent-groups.ts';
 import { openSentRows } from './sent-rows.ts';
 import type { SentRows } from './sent-rows.ts';
 
@@ -32,26 +33,20 @@ function isReused(result: ItemResult): boolean {
 	return result.status === 'failed' && result.wholeCall && result.error.code === REUSED;
 }
 
-/**
- * Rows known to be attempted before go first: a chunk committed by a run that died before recording it
- * then gets the same rows, so the same key, and the service replays it.
- */
-function sendOrder(rows: readonly number[], store: SentRows): number[] {
-	const open = rows.filter((row) => !store.sentEarlier.has(row));
-	return [...open.filter((row) => store.pendingEarlier.has(row)), ...open.filter((row) => !store.pendingEarlier.has(row))];
+/** Derived keys: one attempt names this run's exact rows (another set of rows is another send), recorded by group. */
+function openStore(ctx: IExecuteFunctions, rows: readonly number[], keys: Exclude<RowKeys, { mode: 'call' }>): Promise<SentRows> {
+	const slots = rows.map(keys.slotOf);
+	if (keys.mode === 'perItem') return openSentRows(ctx, rows, slots);
+	return openSentGroups(ctx, rows, slots, sha256Hex(`attempt\u0000${slots.join(',')}`), keys.perCall);
 }
 
 export async function sendOnce(ctx: IExecuteFunctions, rows: readonly number[], keys: RowKeys, send: SendRows, onChunk?: (event: ChunkEvent) => void): Promise<SendOnceOutcome> {
-	const slots = keys.mode === 'call' ? [] : rows.map(keys.slotOf);
-	// Derived keys: one marker stands for this run's exact rows (another set of rows is another send).
-	const attempt = keys.mode === 'derived' ? sha256Hex(`attempt\u0000${slots.join(',')}`) : undefined;
-	const store: SentRows | undefined = keys.mode === 'call' || rows.length === 0 ? undefined : await openSentRows(ctx, rows, slots, attempt);
-	const order = store ? sendOrder(rows, store) : [...rows];
+	const store: SentRows | undefined = keys.mode === 'call' || rows.length === 0 ? undefined : await openStore(ctx, rows, keys);
 	const results: ItemResult[] = [];
 	const reused: number[] = [];
 	let error: BulkOutcome['error'];
 	// A reused key stops the client's run; the chunks it left out go again, each under the key it had.
-	let batches: Array<{ rows: number[]; key: RequestOptions['idempotencyKey'] }> = order.length === 0 ? [] : [{ rows: order, key: keys.mode === 'call' ? keys.key : keys.keyFor(order) }];
+	let batches: Array<{ rows: readonly number[]; key: RequestOptions['idempotencyKey'] }> = (store ? store.batches : rows.length === 0 ? [] : [rows]).map((list) => ({ rows: list, key: keys.mode === 'call' ? keys.key : keys.keyFor(list) }));
 	while (batches.length > 0) {
 		const next: typeof batches = [];
 		for (const batch of batches) {

@@ -1,15 +1,14 @@
 /**
- * Which rows this node already sent, in n8n's deduplication store (the Remove Duplicates node's:
- * `helpers.checkProcessedAndRecord` / `removeProcessed`, in n8n's own database, written at once, shared
- * by queue-mode workers; scope `node`). It only offers check-AND-record, so a row carries two markers:
+ * Which rows this node already sent, when each row has its own key (the Idempotency Key option with
+ * values that differ, or Send's key field): a row's identity outlives the run, so it carries two markers
+ * in n8n's store (marker-store.ts):
  * - `a:<slot>` attempted — recorded before the row is first sent, kept;
  * - `p:<slot>` pending   — recorded with it, removed only after the service committed the row.
  * One check-and-record of both markers of every row then tells the three states apart: never attempted
  * (a new), attempted but not known sent (a and p seen: send again, with the key that replays it), sent
  * (a seen, p new: skip; the p marker the check just wrote is removed at once). A row the service refused
- * loses both markers, so a corrected retry sends it. Keys derived from the run (not the user's) use one
- * `a:` marker for the run's whole set of rows instead (see `openSentRows`): n8n removes a marker by a
- * linear search of the node's whole record, so the record must stay small.
+ * loses both markers, so a corrected retry sends it. Keys derived from the run record groups of rows
+ * instead (sent-groups.ts).
  *
  * Nothing is marked sent before the service committed it. If n8n dies between the commit and the
  * record, the row is still pending: the retry sends its chunk again with the same deterministic key
@@ -18,26 +17,12 @@
  * edited (the one case left to the keys alone).
  *
  * Bounded: n8n keeps the last STORE_MAX_ENTRIES markers per node and drops the oldest. A row whose
- * markers were dropped reads "never attempted": it is sent under its deterministic key, and the service
- * replays an unchanged one (for its idempotency retention). Dropping never makes a row read "sent":
- * markers are written attempted-first, so the oldest to go is always an `a:` before its `p:` markers.
- * A run of more rows than the bound (n8n keeps the last 50,000 of one write) loses its own `a:` marker
- * at once; its retry then rests on the deterministic keys alone, as above. Do not move the `a:` marker
- * last: the dropped `p:` markers would then make never-sent rows read "sent".
+ * markers were dropped reads "never attempted": it is sent under its key, and the service replays an
+ * unchanged one (for its idempotency retention). Dropping never makes a row read "sent": markers are
+ * written attempted-first, so the oldest to go is always an `a:` before its `p:` marker.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-
-/** Markers kept per node: a sent row holds one (27 bytes in n8n's JSON column), a pending row two. */
-export const STORE_MAX_ENTRIES = 50_000;
-
-const OPTIONS = { mode: 'entries', maxEntries: STORE_MAX_ENTRIES } as const;
-
-type Values = Array<string | number>;
-
-interface DedupHelpers {
-	checkProcessedAndRecord?: (values: Values, scope: 'node' | 'workflow', options: typeof OPTIONS) => Promise<{ new: Values; processed: Values }>;
-	removeProcessed?: (values: Values, scope: 'node' | 'workflow', options: typeof OPTIONS) => Promise<void>;
-}
+import { markerStore, storeFailure } from './marker-store.ts';
 
 export interface SentRows {
 	/** False when the store is absent or failed: rows cannot be tied to earlier runs. */
@@ -48,79 +33,59 @@ export interface SentRows {
 	readonly sentEarlier: ReadonlySet<number>;
 	/** The rows an earlier run attempted without a known commit (their chunk may have gone out). */
 	readonly pendingEarlier: ReadonlySet<number>;
-	/** The service committed these rows (their p markers go). Queued; `settle` waits for it. */
+	/**
+	 * The rows to send, as the lists to hand the client one after another: a chunk an earlier run may
+	 * have committed goes again with the same rows, so under the same key, and the service replays it.
+	 */
+	readonly batches: readonly (readonly number[])[];
+	/** The service committed these rows. Queued; `settle` waits for it. */
 	committed(rows: readonly number[]): void;
-	/** The service refused these rows: both markers go, so a corrected retry sends them. */
+	/** The service refused these rows (or never got them): a corrected retry sends them. */
 	refused(rows: readonly number[]): void;
 	/** Waits for the queued writes; the first write that failed, if any. */
 	settle(): Promise<string | undefined>;
 }
 
+/** Rows that cannot be tied to earlier runs: all of them go, in order, under their keys. */
+export function untiedRows(rows: readonly number[], reason: string): SentRows {
+	return { tied: false, reason, sentEarlier: new Set(), pendingEarlier: new Set(), batches: [rows], committed() {}, refused() {}, settle: async () => undefined };
+}
+
 const attempted = (slot: string) => `a:${slot}`;
 const pending = (slot: string) => `p:${slot}`;
 
-function message(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
-
-function untied(reason: string): SentRows {
-	return { tied: false, reason, sentEarlier: new Set(), pendingEarlier: new Set(), committed() {}, refused() {}, settle: async () => undefined };
-}
-
 /**
- * Checks the rows' slots (one per row to send; `slots[i]` belongs to `rows[i]`) and marks the ones not
- * yet sent as attempted and pending. Call right before sending. With `attempt` (a marker naming this
- * exact set of rows, e.g. a hash of all their slots), that one marker stands for every row's `a:`
- * marker: the store then holds one marker per node run plus the rows still pending, instead of one per
- * row ever sent.
+ * Checks the rows' slots (`slots[i]` belongs to `rows[i]`, each row's lasting identity) and marks the
+ * ones not yet sent as attempted and pending. Call right before sending.
  */
-export async function openSentRows(ctx: IExecuteFunctions, rows: readonly number[], slots: readonly string[], attempt?: string): Promise<SentRows> {
-	const helpers = ctx.helpers as unknown as DedupHelpers;
-	const check = helpers.checkProcessedAndRecord;
-	const remove = helpers.removeProcessed;
-	if (typeof check !== 'function' || typeof remove !== 'function') return untied('this n8n has no deduplication store');
+export async function openSentRows(ctx: IExecuteFunctions, rows: readonly number[], slots: readonly string[]): Promise<SentRows> {
+	const store = markerStore(ctx);
+	if (typeof store === 'string') return untiedRows(rows, store);
 	const slotOf = new Map(rows.map((row, i) => [row, slots[i]!]));
-	const attemptedValues = (list: readonly number[]) => (attempt === undefined ? list.map((row) => attempted(slotOf.get(row)!)) : []);
+	const pendingOf = (list: Iterable<number>) => [...list].map((row) => pending(slotOf.get(row)!));
 	let seen: Set<string>;
 	try {
-		const values = attempt === undefined ? slots.flatMap((slot) => [attempted(slot), pending(slot)]) : [attempted(attempt), ...slots.map(pending)];
-		const answer = await check.call(ctx.helpers, values, 'node', OPTIONS);
-		seen = new Set(answer.processed.map(String));
+		seen = await store.check(slots.flatMap((slot) => [attempted(slot), pending(slot)]));
 	} catch (error) {
-		return untied(`n8n's deduplication store failed: ${message(error)}`);
+		return untiedRows(rows, storeFailure(error));
 	}
-	const wasAttempted = attempt === undefined ? rows.filter((row) => seen.has(attempted(slotOf.get(row)!))) : seen.has(attempted(attempt)) ? [...rows] : [];
+	const wasAttempted = rows.filter((row) => seen.has(attempted(slotOf.get(row)!)));
 	const sentEarlier = new Set(wasAttempted.filter((row) => !seen.has(pending(slotOf.get(row)!))));
 	const pendingEarlier = new Set(wasAttempted.filter((row) => !sentEarlier.has(row)));
-	let queue: Promise<void> = Promise.resolve();
-	let failure: string | undefined;
-	const write = (values: string[], add = false) => {
-		if (values.length === 0) return;
-		queue = queue.then(async () => {
-			try {
-				if (add) await check.call(ctx.helpers, values, 'node', OPTIONS);
-				else await remove.call(ctx.helpers, values, 'node', OPTIONS);
-			} catch (error) {
-				failure ??= `n8n's deduplication store failed: ${message(error)}`;
-			}
-		});
-	};
-	// The check just marked the sent rows pending again: undo that before anything goes out.
-	write([...sentEarlier].map((row) => pending(slotOf.get(row)!)));
+	// The check just marked the sent rows pending again: undo that before anything is recorded as sent.
+	store.write(pendingOf(sentEarlier), 'remove');
+	const open = rows.filter((row) => !sentEarlier.has(row));
+	// Rows known to be attempted go first: a chunk committed by a run that died before recording it then
+	// gets the same rows, so the same key.
+	const order = [...open.filter((row) => pendingEarlier.has(row)), ...open.filter((row) => !pendingEarlier.has(row))];
 	return {
 		tied: true,
 		sentEarlier,
 		pendingEarlier,
-		committed: (done) => write(done.map((row) => pending(slotOf.get(row)!))),
-		// A refused row's chunk was committed, so its p marker went with it. With one attempt marker the row
-		// is made pending again (sent next time); otherwise it is forgotten (never attempted).
-		refused: (done) =>
-			attempt === undefined
-				? write([...attemptedValues(done), ...done.map((row) => pending(slotOf.get(row)!))])
-				: write(done.map((row) => pending(slotOf.get(row)!)), true),
-		settle: async () => {
-			await queue;
-			return failure;
-		},
+		batches: order.length === 0 ? [] : [order],
+		committed: (done) => store.write(pendingOf(done), 'remove'),
+		// A refused row's chunk was committed, so its p marker went with it: forget the row (never attempted).
+		refused: (done) => store.write([...done.map((row) => attempted(slotOf.get(row)!)), ...pendingOf(done)], 'remove'),
+		settle: () => store.settle(),
 	};
 }

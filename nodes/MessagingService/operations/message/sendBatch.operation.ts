@@ -6,7 +6,7 @@
  * item's index in both cases.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { describeOutcome, replayedCount, subjectNotSentNotice, takesSubject } from '../../../../src/index.ts';
+import { describeOutcome, MAX_BATCH_MESSAGES, replayedCount, subjectNotSentNotice, takesSubject } from '../../../../src/index.ts';
 import type { MessageElement, MessagingClient } from '../../../../src/index.ts';
 import { nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { addHint, retrySentence, sentEarlierHint, unknownChunks, untiedHint } from '../../helpers/hints.ts';
@@ -94,7 +94,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	if (subjectLeftOut.length > 0) addHint(this, subjectNotSentNotice(subjectLeftOut, subjectLeftOut.length));
 	if (candidates.length === 0) return perItem.flat();
 
-	const keys = rowKeys(this, 'message.sendBatch', candidates, (row) => items[row]!.json, givenKeys(this, candidates, itemKeys));
+	const keys = rowKeys(this, 'message.sendBatch', candidates, (row) => items[row]!.json, givenKeys(this, candidates, itemKeys), MAX_BATCH_MESSAGES);
 	const firstRowOf = new Map<string, number>();
 	const rows: number[] = [];
 	for (const row of candidates) {
