@@ -14,7 +14,8 @@
  * same chunks under the same keys and the service replays what an earlier run committed unrecorded;
  * then the refused rows, in chunks of their own (so a corrected row gets a new key). A new run (a not
  * there) sends every row. Checking records whatever was missing, so a group's p and r markers the check
- * wrote for a committed group are removed at once.
+ * wrote for a committed group are removed at once (if n8n dies before that, the group goes again under
+ * its same keys: replayed, unless its content was also edited, as for rows in sent-rows.ts).
  *
  * Nothing is marked sent before the service committed it. If n8n dies between the commit and the
  * record, the group is still pending and goes again under the same keys: replayed. Bounded as
