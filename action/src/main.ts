@@ -20,7 +20,7 @@ import type { ReadRoots } from './read-paths.ts';
 import { newReport, writeOutputs, writeResultsFile } from './report.ts';
 import { ResultsFile } from './results-file.ts';
 import { writeSummary } from './summary.ts';
-import { ACTION_WAIT_WORDS } from './wait-words.ts';
+import { ACTION_WORDS } from './surface-words.ts';
 import type { CoreLike, ContextLike } from './types.ts';
 
 export const USER_AGENT = 'messaging-service-github-action/1';
@@ -99,7 +99,7 @@ export async function run(deps: RunDependencies): Promise<void> {
     await MODES[settings.mode](ctx);
   } catch (error) {
     if (error instanceof InputError) report.fatal = log.mask(error.message);
-    else if (error instanceof ApiError) report.fatal = log.mask(`${error.code === 'invalid_input' ? 'Invalid input: ' : ''}${describeError(error, { words: ACTION_WAIT_WORDS })}`);
+    else if (error instanceof ApiError) report.fatal = log.mask(`${error.code === 'invalid_input' ? 'Invalid input: ' : ''}${describeError(error, { words: ACTION_WORDS })}`);
     else report.fatal = `Unexpected error: ${log.mask(error instanceof Error ? (error.stack ?? error.message) : String(error))}`;
   }
   if (modeName.deprecated) report.notes.unshift(modeName.deprecated);

@@ -3,9 +3,9 @@
  * action's line are the same pieces, and each remedy names the setting as that surface names it (never
  * the other surface's name, nor the client's internal option).
  */
-import { ACTION_WAIT_WORDS } from '../../action/src/wait-words.ts';
+import { ACTION_WORDS } from '../../action/src/surface-words.ts';
 import { errorItem, nodeError } from '../../nodes/MessagingService/helpers/errors.ts';
-import { NODE_WORDS } from '../../nodes/MessagingService/helpers/wait-words.ts';
+import { NODE_WORDS } from '../../nodes/MessagingService/helpers/surface-words.ts';
 import { ApiError } from '../../src/errors.ts';
 import { describeError, errorDescription, errorTitle, refusedText } from '../../src/error-wording.ts';
 
@@ -26,7 +26,7 @@ const SETTINGS: [string, RegExp, RegExp, RegExp][] = [
 test.each(SETTINGS)('%s: each surface names its own setting, and only its own', (code, nodeWords, actionWords, clientWords) => {
   const e = error(code, 'It went wrong');
   const nodeText = `${errorTitle(e)} ${errorDescription(e, { words: NODE_WORDS })}`;
-  const actionText = describeError(e, { words: ACTION_WAIT_WORDS });
+  const actionText = describeError(e, { words: ACTION_WORDS });
   expect(nodeText).toMatch(nodeWords);
   expect(actionText).toMatch(actionWords);
   expect(e.remedy).toMatch(clientWords);
@@ -50,6 +50,6 @@ test('the action’s one line is the node’s title and description joined: noth
 
 test('a refused row’s annotation: its lead, where the service placed it, and the one line', () => {
   const e = error('validation_failed', 'email is not an address', { param: 'email' });
-  expect(refusedText('contact', e, { words: ACTION_WAIT_WORDS, which: 'job job_1, element 2' })).toBe(`Contact not imported (job job_1, element 2): ${describeError(e, { words: ACTION_WAIT_WORDS })}`);
+  expect(refusedText('contact', e, { words: ACTION_WORDS, which: 'job job_1, element 2' })).toBe(`Contact not imported (job job_1, element 2): ${describeError(e, { words: ACTION_WORDS })}`);
   expect(refusedText('recipient', e)).toMatch(/^Recipient refused: validation_failed: email is not an address\. Fix the field `email`\.$/);
 });

@@ -10,8 +10,8 @@ import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
 import { undiciTransport } from '../../src/runtime/undici-transport.ts';
 import { run } from '../../action/src/main.ts';
 import { mdText } from '../../action/src/markdown.ts';
-import { ACTION_WAIT_WORDS } from '../../action/src/wait-words.ts';
-import { NODE_WORDS } from '../../nodes/MessagingService/helpers/wait-words.ts';
+import { ACTION_WORDS } from '../../action/src/surface-words.ts';
+import { NODE_WORDS } from '../../nodes/MessagingService/helpers/surface-words.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 import { context, fakeCore, removeTempDirs, workspace } from '../action/helpers.ts';
 import { runNode } from '../node/harness.ts';
@@ -74,6 +74,6 @@ test('a job still queued, read without waiting: "not processed yet", each surfac
   const core = await actionRead(id, false);
   expect(core.outputs['import-status']).toBe('queued');
   expect(core.outputs.imported).toBe('0');
-  expect(core.summaryText).toContain(`- ${mdText(`Contacts: ${describeJobResults([jobResult(job, false)], ACTION_WAIT_WORDS)}.`)}`);
+  expect(core.summaryText).toContain(`- ${mdText(`Contacts: ${describeJobResults([jobResult(job, false)], ACTION_WORDS)}.`)}`);
   expect(core.summaryText).toContain('mode: import-status and import-job-ids');
 });

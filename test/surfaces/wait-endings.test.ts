@@ -11,9 +11,9 @@ import { DEFAULT_WAIT_TIMEOUT_SECONDS, stillRunning } from '../../src/index.ts';
 import { nodeRuntime } from '../../src/runtime/node-runtime.ts';
 import { undiciTransport } from '../../src/runtime/undici-transport.ts';
 import { run } from '../../action/src/main.ts';
-import { ACTION_WAIT_WORDS } from '../../action/src/wait-words.ts';
+import { ACTION_WORDS } from '../../action/src/surface-words.ts';
 import { MessagingService } from '../../nodes/MessagingService/MessagingService.node.ts';
-import { NODE_WORDS } from '../../nodes/MessagingService/helpers/wait-words.ts';
+import { NODE_WORDS } from '../../nodes/MessagingService/helpers/surface-words.ts';
 import type { Sandbox } from '../../sandbox/server.ts';
 import { context, fakeCore, removeTempDirs, ROOT, workspace } from '../action/helpers.ts';
 import { runNode } from '../node/harness.ts';
@@ -53,7 +53,7 @@ test('a job still running at the timeout: the same sentence on both surfaces, in
     const core = fakeCore({ 'api-key': 'sk_test_demo_ok', 'base-url': sb.url, mode: 'import-status', 'import-job-ids': jobId, 'wait-timeout': '1' });
     await run({ core, context: context(), env: { GITHUB_WORKSPACE: dir, GITHUB_REPOSITORY: 'acme/shop' }, runtime: nodeRuntime(undiciTransport({ dispatcher })) });
     const actionText = core.everything();
-    expect(actionText).toContain(stillRunning([jobId], ACTION_WAIT_WORDS, true));
+    expect(actionText).toContain(stillRunning([jobId], ACTION_WORDS, true));
     expect(core.failed).toBeDefined();
   } finally {
     await dispatcher.close();

@@ -5,7 +5,7 @@
  * groups, so memory holds a group, not the file.
  */
 import { chunkIdempotencyKey, MAX_BATCH_MESSAGES, refusedText, takesSubject } from '../../../src/index.ts';
-import { ACTION_WAIT_WORDS } from '../wait-words.ts';
+import { ACTION_WORDS } from '../surface-words.ts';
 import type { ApiError, ChunkKeyInput, MessageElement } from '../../../src/index.ts';
 import { notAttemptedError } from '../../../src/resources/chunk-errors.ts';
 import { InputError } from '../inputs.ts';
@@ -136,7 +136,7 @@ export async function batchMode(ctx: ModeContext): Promise<void> {
       const outcome = await ctx.client().messages.sendBatch(items, { idempotencyKey, onChunk: (e) => onChunk({ ...e, chunk: chunkBase + e.chunk, chunks: Math.max(chunks, e.chunks), offset: offset + e.offset }) });
       addMessageResults(ctx, totals, outcome.results, offset, describe);
       for (const r of outcome.results) {
-        if (r.status === 'failed' && !r.wholeCall) log.annotate(rowLevel(ctx), refusedText('message', r.error, { words: ACTION_WAIT_WORDS }), { file: path, startLine: lines[r.index] });
+        if (r.status === 'failed' && !r.wholeCall) log.annotate(rowLevel(ctx), refusedText('message', r.error, { words: ACTION_WORDS }), { file: path, startLine: lines[r.index] });
       }
       stopped = outcome.error;
       chunkBase += used;

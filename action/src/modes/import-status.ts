@@ -13,7 +13,7 @@ import { InputError } from '../inputs.ts';
 import { addRow } from '../report.ts';
 import { errorFields, progressLogger, readRecords, rowLevel } from './shared.ts';
 import type { ModeContext } from './shared.ts';
-import { ACTION_WAIT_WORDS } from '../wait-words.ts';
+import { ACTION_WORDS } from '../surface-words.ts';
 
 function jobIds(raw: string): string[] {
   let ids: unknown = undefined;
@@ -35,11 +35,11 @@ async function readJob(ctx: ModeContext, id: string, deadline: number): Promise<
   try {
     if (!s.wait) return { job: await ctx.client().jobs.get(id) };
     const result = await ctx.client().jobs.wait(id, { timeoutMs: Math.max(0, deadline - Date.now()), onProgress: progressLogger(ctx) });
-    const ended = waitEndedError(id, result, s.waitTimeoutMs, ACTION_WAIT_WORDS);
+    const ended = waitEndedError(id, result, s.waitTimeoutMs, ACTION_WORDS);
     if (!result.job) throw ended ?? new ApiError({ status: 0, type: 'aborted', code: 'aborted', message: `Job ${id} could not be read.` });
     return { job: result.job, ended };
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'resource_not_found') throw new InputError('import-job-ids', ctx.log.mask(describeError(error, { words: ACTION_WAIT_WORDS })));
+    if (error instanceof ApiError && error.code === 'resource_not_found') throw new InputError('import-job-ids', ctx.log.mask(describeError(error, { words: ACTION_WORDS })));
     throw error;
   }
 }
@@ -68,13 +68,13 @@ export async function importStatusMode(ctx: ModeContext): Promise<void> {
       // A row is named by its line of the file when it can be placed; else by the service's own element index.
       addRow(report, { index: (offset ?? 0) + (element ?? k), line: record?.line, status: 'failed', error: errorFields(ctx, failure.error) });
       const where = record && loaded ? { file: loaded.file.path, startLine: record.line } : {};
-      log.annotate(rowLevel(ctx), refusedText('contact', failure.error, { words: ACTION_WAIT_WORDS, which: record ? `job ${result.jobId}` : jobRowPlace(result.jobId, failure) }), where);
+      log.annotate(rowLevel(ctx), refusedText('contact', failure.error, { words: ACTION_WORDS, which: record ? `job ${result.jobId}` : jobRowPlace(result.jobId, failure) }), where);
     }
     if (result.failed) report.failures.push(`${result.failed} contact row(s) of ${result.jobId} failed.`);
     const ended = read[n]!.ended;
     if (ended) report.failures.push(ctx.log.mask(ended.message));
   }
-  report.notes.push(`Contacts: ${log.mask(describeJobResults(results, ACTION_WAIT_WORDS))}.`);
+  report.notes.push(`Contacts: ${log.mask(describeJobResults(results, ACTION_WORDS))}.`);
   report.jobStatus = jobsStatus(results);
 }
 

@@ -8,7 +8,7 @@ import { subjectNotSentNotice, takesSubject } from '../../../src/index.ts';
 import { applyMessageOutcome } from './message-results.ts';
 import { bodyTemplate, PREVIEW_CHARS, readRecords, renderInput, rowLevel, text, writeKeys } from './shared.ts';
 import type { ModeContext } from './shared.ts';
-import { ACTION_WAIT_WORDS } from '../wait-words.ts';
+import { ACTION_WORDS } from '../surface-words.ts';
 
 /** Recipients of `to-file` with the line each was read from, so a refused one is annotated there. */
 async function recipientsFromFile(ctx: ModeContext, path: string, channel: string): Promise<{ file: string; found: { to: string; line: number }[] }> {
@@ -65,6 +65,6 @@ export async function sendMode(ctx: ModeContext): Promise<void> {
   for (const r of outcome.results) {
     if (r.status !== 'failed' || r.wholeCall) continue;
     const line = lineOf.get(to[r.index]);
-    log.annotate(rowLevel(ctx), refusedText('recipient', r.error, { words: ACTION_WAIT_WORDS }), line ? { file: fromFile!.file, startLine: line } : {});
+    log.annotate(rowLevel(ctx), refusedText('recipient', r.error, { words: ACTION_WORDS }), line ? { file: fromFile!.file, startLine: line } : {});
   }
 }

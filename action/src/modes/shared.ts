@@ -18,7 +18,7 @@ import { render, TemplateError } from '../template.ts';
 import type { ReadRoots } from '../read-paths.ts';
 import { decodeText, EncodingError, openWorkspaceFile, readWorkspaceFile } from '../workspace-files.ts';
 import type { StreamedFile, WorkspaceFile } from '../workspace-files.ts';
-import { ACTION_WAIT_WORDS } from '../wait-words.ts';
+import { ACTION_WORDS } from '../surface-words.ts';
 
 export interface ModeContext {
   settings: Settings;
@@ -151,7 +151,7 @@ export function errorFields(ctx: ModeContext, error: { code?: string; message?: 
 /** A whole-call error: fatal when it is about the key or account, else a delivery failure. */
 export function callFailure(ctx: ModeContext, error: ApiError | undefined): void {
   if (!error) return;
-  const line = ctx.log.mask(describeError(error, { words: ACTION_WAIT_WORDS }));
+  const line = ctx.log.mask(describeError(error, { words: ACTION_WORDS }));
   if (isFatal(error)) ctx.report.fatal = line;
   else ctx.report.failures.push(line);
 }

@@ -18,7 +18,7 @@ import { InputError } from '../inputs.ts';
 import { maskRecipient } from '../mask.ts';
 import { addRow } from '../report.ts';
 import type { Detail } from '../report.ts';
-import { ACTION_WAIT_WORDS } from '../wait-words.ts';
+import { ACTION_WORDS } from '../surface-words.ts';
 import { importContacts } from './contact-import.ts';
 import { allResults, chunkResults, waitForJobs } from './contact-results.ts';
 import { previousRows } from './previous-rows.ts';
@@ -169,17 +169,17 @@ function reportImport(ctx: ModeContext, results: ImportResults, stop: ApiError |
   for (const re of results.unplacedRowErrors) {
     const error = rowErrorAsApiError(re);
     const place = `${jobRowPlace(re.jobId, { element: re.rowInJob, error })}${re.outsideChunk ? ', outside its chunk' : ''}`;
-    log.annotate(rowLevel(ctx), refusedText('contact', error, { words: ACTION_WAIT_WORDS, which: place }));
+    log.annotate(rowLevel(ctx), refusedText('contact', error, { words: ACTION_WORDS, which: place }));
   }
   report.counts.failed += results.unplacedRowErrors.length;
-  report.notes.push(`Contacts: ${log.mask(describeImportResults(results, ACTION_WAIT_WORDS))}.`);
+  report.notes.push(`Contacts: ${log.mask(describeImportResults(results, ACTION_WORDS))}.`);
   report.jobStatus = stop ? 'failed' : !s.wait ? 'queued' : results.unfinishedJobIds.length ? 'unfinished' : 'completed';
   if (stop?.outcomeUnknown || results.counts.unknown) report.jobStatus = 'unknown';
   const replays = report.jobs.filter((j) => j.replayed).length;
   if (replays) report.notes.push(`${replays} job(s) replayed: this run had already imported the same contacts under the same key (a re-run), so nothing was imported twice.`);
   if (!stop?.outcomeUnknown) callFailure(ctx, stop);
   if (s.wait && results.unfinishedJobIds.length) {
-    report.failures.push(`The import did not finish within wait-timeout (${s.waitTimeoutMs / 1000} s); ${stillRunning(results.unfinishedJobIds, ACTION_WAIT_WORDS, true)}.`);
+    report.failures.push(`The import did not finish within wait-timeout (${s.waitTimeoutMs / 1000} s); ${stillRunning(results.unfinishedJobIds, ACTION_WORDS, true)}.`);
   }
 }
 
@@ -206,7 +206,7 @@ async function reportRows(ctx: ModeContext, path: string, rows: AsyncIterable<In
     const error = result.error ? errorFields(ctx, result.error) : undefined;
     addRow(report, { index: r.index, line: r.line, recipient: maskRecipient(who ?? ''), status: result.status, key: result.idempotencyKey, ...(error ? { error } : {}) });
     if (result.status === 'failed' && error && result.jobId) {
-      log.annotate(rowLevel(ctx), refusedText('contact', result.error!, { words: ACTION_WAIT_WORDS, which: `job ${result.jobId}` }), { file: path, startLine: r.line });
+      log.annotate(rowLevel(ctx), refusedText('contact', result.error!, { words: ACTION_WORDS, which: `job ${result.jobId}` }), { file: path, startLine: r.line });
     }
     forget();
   }

@@ -8,7 +8,7 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { ApiError, errorDescription, errorTitle, httpStatusOf } from '../../../src/index.ts';
-import { NODE_WORDS } from './wait-words.ts';
+import { NODE_WORDS } from './surface-words.ts';
 
 /**
  * `type, code, param, doc_url, status, requestId` (+ the remedy), without empty fields. `status` is the

@@ -14,7 +14,7 @@ import { contactOf, mappingParameters } from './import-mapping.ts';
 import { failedRowsOption, reportFailedRows } from './import-rows.ts';
 import type { RefusedRow } from './import-rows.ts';
 import { idempotencyKeyField, optionsCollection, userIdempotencyKey } from '../../helpers/options.ts';
-import { NODE_WORDS } from '../../helpers/wait-words.ts';
+import { NODE_WORDS } from '../../helpers/surface-words.ts';
 
 const show = { show: { resource: ['contact'], operation: ['import'] } };
 

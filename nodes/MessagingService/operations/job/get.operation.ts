@@ -4,7 +4,7 @@ import { describeJobResults, jobResult } from '../../../../src/index.ts';
 import type { Job, MessagingClient } from '../../../../src/index.ts';
 import { cancelSignal, forEachItem, requiredString } from '../../helpers/items.ts';
 import { optionsCollection } from '../../helpers/options.ts';
-import { NODE_WORDS } from '../../helpers/wait-words.ts';
+import { NODE_WORDS } from '../../helpers/surface-words.ts';
 
 export function jobIdField(operation: string): INodeProperties {
 	return {

@@ -4,7 +4,7 @@ import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitEndedError } from '../../../../src/in
 import type { MessagingClient } from '../../../../src/index.ts';
 import { cancelSignal, forEachItem, requiredString } from '../../helpers/items.ts';
 import { optionsCollection } from '../../helpers/options.ts';
-import { NODE_WORDS } from '../../helpers/wait-words.ts';
+import { NODE_WORDS } from '../../helpers/surface-words.ts';
 import { jobIdField, jobJson } from './get.operation.ts';
 
 export const description: INodeProperties[] = [

@@ -4,7 +4,7 @@
  */
 import type { SurfaceWords } from '../../../src/index.ts';
 
-/** Every wait of the node is bounded by a field named "Timeout (Seconds)". */
+/** Every wait of the node is bounded by a field named "Timeout (Seconds)"; remedies name its fields. */
 export const NODE_WORDS: SurfaceWords = {
 	timeoutSetting: '"Timeout (Seconds)"',
 	readAgain: (ids) => `wait for ${ids.length === 1 ? 'it' : 'them'} later with Job → Wait (job id ${ids.join(', ')})`,

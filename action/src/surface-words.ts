@@ -4,7 +4,7 @@
  */
 import type { SurfaceWords } from '../../src/index.ts';
 
-export const ACTION_WAIT_WORDS: SurfaceWords = {
+export const ACTION_WORDS: SurfaceWords = {
   timeoutSetting: 'wait-timeout',
   readAgain: (ids) => `read ${ids.length === 1 ? 'it' : 'them'} later in a step with mode: import-status and import-job-ids: ${JSON.stringify(ids.length === 1 ? ids[0] : ids)}`,
   apiKeySetting: 'the api-key input (or the MESSAGING_API_KEY environment variable)',
