@@ -91,6 +91,8 @@ describe('refused rows are never hidden', () => {
 		expect(main).toHaveLength(1);
 		expect(main![0]!.json.totals).toMatchObject({ failed: 1 });
 		expect(main![0]!.json.outcome).toMatch(/^2 imported, 1 failed\b/);
+		// Each job says what it imported, counted as Job → Get counts it (src/job-results.ts).
+		expect(main![0]!.json.jobs).toEqual([expect.objectContaining({ total: 3, processed: 3, failed: 1, imported: 2 })]);
 		expect(errors!.map(pairedIndex)).toEqual([1]);
 		expect(isRoutableErrorJson(errors![0]!.json, ['first_name', 'email'])).toBe(true);
 		expect(errors![0]!.json.details).toMatchObject({ code: 'validation_failed', param: 'email' });

@@ -5,7 +5,7 @@
  * without it, one item per queued job.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
-import { DEFAULT_WAIT_TIMEOUT_SECONDS, describeImportResults, importResults, rowErrorAsApiError, stillRunning, waitEndedError } from '../../../../src/index.ts';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, describeImportResults, importResults, jobResult, rowErrorAsApiError, stillRunning, waitEndedError } from '../../../../src/index.ts';
 import type { ContactInput, ImportOutcome, ImportWaitOutcome, MessagingClient } from '../../../../src/index.ts';
 import { asApiError, errorItem, nodeError, NodeSideError } from '../../helpers/errors.ts';
 import { idempotencyKeys } from '../../helpers/idempotency.ts';
@@ -122,6 +122,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		status: w.result.status,
 		total: w.result.job?.total,
 		processed: w.result.job?.processed,
+		imported: w.result.job ? jobResult(w.result.job, true).imported : undefined,
 		failed: w.result.job?.failed,
 		completed_at: w.result.job?.completed_at ?? null,
 	}));
