@@ -11,33 +11,22 @@
  * the event log — every node upstream of the crash gets run 0 = one item `{ isArtificialRecoveredEventItem:
  * true }` — and the Retry re-runs those nodes from the stored start data as run 1 (the real items).
  */
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { start } from '../../../sandbox/server.ts';
 import type { Sandbox } from '../../../sandbox/server.ts';
 import {
-	buildAndPackMessagingPackage,
-	createN8nHome,
-	ensureHost,
 	executionHints,
 	executionItems,
-	importCredentials,
-	killAll,
 	killHard,
 	manualWorkflow,
-	MESSAGING_PACKAGE as PACKAGE,
 	N8nRest,
 	ownerEnv,
 	startN8n,
 	startPostgres,
 	waitUntil,
 	type ExecutionSummary,
-	type N8nCredential,
 	type N8nHome,
 	type N8nServer,
 	type PostgresServer,
+	usePackagedN8n,
 } from './n8n-harness.ts';
 import { notSentAgain, sendBatchWorkflow, webhookTrigger } from './send-batch-steps.ts';
 import { realN8nSkipped } from '../../support/system.ts';
@@ -52,43 +41,37 @@ const describeE2e = realN8nSkipped() ? describe.skip : describe;
 
 describeE2e(`a crash mid-send, then Retry, in a real n8n 2.41.1 on ${DB} (regular mode)`, () => {
 	let sb: Sandbox;
-	let work: string;
 	let pg: PostgresServer | undefined;
-	let home: N8nHome | undefined;
+	let home: N8nHome;
 	let server: N8nServer | undefined;
 	let rest: N8nRest;
 	const figures: Record<string, unknown> = {};
+	const suite = usePackagedN8n({
+		name: 'crash',
+		homeEnv: async () => {
+			if (DB === 'postgresdb') pg = await startPostgres();
+			return pg?.n8nEnv ?? {};
+		},
+		beforeCleanup: async () => {
+			await server?.stop();
+			await pg?.stop();
+		},
+	});
 
 	/** Starts n8n (again on the same port after a crash: an error workflow calls n8n at its URL). */
 	async function startAndLogin(): Promise<void> {
-		server = await startN8n(home!, { port: server?.port, env: ownerEnv(home!, OWNER), timeoutMs: 3 * MINUTES });
-		rest = new N8nRest(server.url, home!);
+		server = await startN8n(home, { port: server?.port, env: ownerEnv(home, OWNER), timeoutMs: 3 * MINUTES });
+		rest = new N8nRest(server.url, home);
 		await rest.login(OWNER);
 	}
 
 	beforeAll(async () => {
-		await ensureHost();
-		sb = await start({ port: 0, host: '127.0.0.1' });
-		work = await mkdtemp(join(tmpdir(), 'n8n-crash-e2e-'));
-		const tarball = await buildAndPackMessagingPackage(work);
-		if (DB === 'postgresdb') pg = await startPostgres();
-		home = await createN8nHome({ packageTarball: tarball, packageName: PACKAGE, env: pg?.n8nEnv ?? {} });
-		const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
-		await importCredentials(home, [{ ...credential, data: { ...credential.data, baseUrl: sb.url } }]);
+		sb = suite.sb;
+		home = suite.home;
 		await startAndLogin();
-	}, 20 * MINUTES);
+	}, 5 * MINUTES);
 
-	afterAll(async () => {
-		await server?.stop();
-		await killAll();
-		await pg?.stop();
-		await sb?.close();
-		await home?.cleanup();
-		if (work) await rm(work, { recursive: true, force: true });
-		console.log(`n8n crash e2e figures (${DB}): ${JSON.stringify(figures)}`);
-	});
-
-	beforeEach(() => sb.control.reset());
+	afterAll(() => console.log(`n8n crash e2e figures (${DB}): ${JSON.stringify(figures)}`));
 
 	/**
 	 * Creates and publishes the 5,000-message webhook workflow, starts it with every batch call held 1 s

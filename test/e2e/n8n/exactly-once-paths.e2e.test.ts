@@ -10,31 +10,19 @@
  *     the new text, the rows sent keep their one text.
  * One n8n serves the whole file. MSGSVC_SKIP_N8N_E2E=1 skips it.
  */
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { start } from '../../../sandbox/server.ts';
 import type { Sandbox } from '../../../sandbox/server.ts';
 import {
-	buildAndPackMessagingPackage,
-	createN8nHome,
-	ensureHost,
 	executionHints,
 	executionItems,
-	importCredentials,
-	killAll,
 	manualWorkflow,
-	MESSAGING_PACKAGE as PACKAGE,
 	N8nRest,
 	ownerEnv,
 	startN8n,
 	waitUntil,
 	type ChainNode,
-	type N8nCredential,
-	type N8nHome,
 	type N8nServer,
 	type N8nWorkflow,
+	usePackagedN8n,
 } from './n8n-harness.ts';
 import { failAfterFirstChunk, notSentAgain, recipientsWithTwoTexts, scheduleTrigger, sendBatchWorkflow } from './send-batch-steps.ts';
 import { realN8nSkipped } from '../../support/system.ts';
@@ -47,35 +35,19 @@ const describeE2e = realN8nSkipped() ? describe.skip : describe;
 
 describeE2e('exactly-once on the paths users take, in a real n8n 2.41.1', () => {
 	let sb: Sandbox;
-	let work: string;
-	let home: N8nHome | undefined;
 	let server: N8nServer | undefined;
 	let rest: N8nRest;
 	const figures: Record<string, unknown> = {};
+	const suite = usePackagedN8n({ name: 'paths', beforeCleanup: async () => server?.stop() });
 
 	beforeAll(async () => {
-		await ensureHost();
-		sb = await start({ port: 0, host: '127.0.0.1' });
-		work = await mkdtemp(join(tmpdir(), 'n8n-paths-e2e-'));
-		const tarball = await buildAndPackMessagingPackage(work);
-		home = await createN8nHome({ packageTarball: tarball, packageName: PACKAGE });
-		const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
-		await importCredentials(home, [{ ...credential, data: { ...credential.data, baseUrl: sb.url } }]);
-		server = await startN8n(home, { env: ownerEnv(home, OWNER), timeoutMs: 3 * MINUTES });
-		rest = new N8nRest(server.url, home);
+		sb = suite.sb;
+		server = await startN8n(suite.home, { env: ownerEnv(suite.home, OWNER), timeoutMs: 3 * MINUTES });
+		rest = new N8nRest(server.url, suite.home);
 		await rest.login(OWNER);
-	}, 20 * MINUTES);
+	}, 5 * MINUTES);
 
-	afterAll(async () => {
-		await server?.stop();
-		await killAll();
-		await sb?.close();
-		await home?.cleanup();
-		if (work) await rm(work, { recursive: true, force: true });
-		console.log(`n8n exactly-once paths figures (before → after: compare runs): ${JSON.stringify(figures)}`);
-	});
-
-	beforeEach(() => sb.control.reset());
+	afterAll(() => console.log(`n8n exactly-once paths figures (before → after: compare runs): ${JSON.stringify(figures)}`));
 
 	const ledgerFigures = (): Record<string, number> => {
 		const summary = sb.control.summary();

@@ -11,28 +11,18 @@
  */
 import { ledgerRows } from '../../support/ledger-rows.ts';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start } from '../../../sandbox/server.ts';
 import type { Sandbox } from '../../../sandbox/server.ts';
 import {
-	buildAndPackMessagingPackage,
-	createN8nHome,
-	ensureHost,
 	executionItems,
-	importCredentials,
-	killAll,
-	MESSAGING_PACKAGE as PACKAGE,
 	N8nRest,
 	ownerEnv,
 	repoRoot,
 	startN8n,
 	stopwatch,
-	type N8nCredential,
-	type N8nHome,
 	type N8nServer,
 	type N8nWorkflow,
+	usePackagedN8n,
 } from './n8n-harness.ts';
 import { failAfterFirstChunk, notSentAgain, sendBatchWorkflow } from './send-batch-steps.ts';
 import { realN8nSkipped } from '../../support/system.ts';
@@ -48,36 +38,20 @@ function batchWorkflow(name: string, count: number): Omit<N8nWorkflow, 'id'> {
 
 describeE2e('what is safe to retry in a real n8n 2.41.1 (REST API, as the editor calls it)', () => {
 	let sb: Sandbox;
-	let work: string;
-	let home: N8nHome | undefined;
 	let server: N8nServer | undefined;
 	let rest: N8nRest;
 	const { timings, time } = stopwatch();
 	const figures: Record<string, unknown> = {};
+	const suite = usePackagedN8n({ name: 'retry', sandbox: { job_rows_per_second: 2000 }, time, beforeCleanup: async () => server?.stop() });
 
 	beforeAll(async () => {
-		await time('ensureHost', () => ensureHost());
-		sb = await start({ port: 0, host: '127.0.0.1', config: { job_rows_per_second: 2000 } });
-		work = await mkdtemp(join(tmpdir(), 'n8n-retry-e2e-'));
-		const tarball = await time('build+pack', () => buildAndPackMessagingPackage(work));
-		home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: PACKAGE }));
-		const credential = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'sandbox-credential.json'), 'utf8')) as N8nCredential;
-		await time('importCredentials', () => importCredentials(home!, [{ ...credential, data: { ...credential.data, baseUrl: sb.url } }]));
-		server = await time('n8n start', () => startN8n(home!, { env: ownerEnv(home!, OWNER), timeoutMs: 3 * MINUTES }));
-		rest = new N8nRest(server.url, home);
+		sb = suite.sb;
+		server = await time('n8n start', () => startN8n(suite.home, { env: ownerEnv(suite.home, OWNER), timeoutMs: 3 * MINUTES }));
+		rest = new N8nRest(server.url, suite.home);
 		await rest.login(OWNER);
-	}, 20 * MINUTES);
+	}, 5 * MINUTES);
 
-	afterAll(async () => {
-		await server?.stop();
-		await killAll();
-		await sb?.close();
-		await home?.cleanup();
-		if (work) await rm(work, { recursive: true, force: true });
-		console.log(`n8n retry e2e figures: ${JSON.stringify(figures)}; timings (ms): ${JSON.stringify(timings)}`);
-	});
-
-	beforeEach(() => sb.control.reset());
+	afterAll(() => console.log(`n8n retry e2e figures: ${JSON.stringify(figures)}; timings (ms): ${JSON.stringify(timings)}`));
 
 	for (const loadWorkflow of [false, true]) {
 		const label = loadWorkflow ? 'with currently saved workflow' : 'with original workflow';

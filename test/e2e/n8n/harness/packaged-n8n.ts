@@ -27,6 +27,10 @@ export interface PackagedN8nOptions {
   sandbox?: SandboxConfigInput;
   /** A stopwatch's `time` (execute.ts), to report where the set-up's minutes went. */
   time?: <T>(label: string, work: () => Promise<T>) => Promise<T>;
+  /** n8n's environment for the home (e.g. a PostgreSQL database started here), asked for just before it is made. */
+  homeEnv?: () => Promise<NodeJS.ProcessEnv>;
+  /** Runs first when the suite ends, before every process is killed: a server the suite started stops cleanly. */
+  beforeCleanup?: () => Promise<void>;
 }
 
 /** The sandbox credential of the example workflows, with its base URL set to `url`. */
@@ -45,11 +49,13 @@ export function usePackagedN8n(options: PackagedN8nOptions): PackagedN8n {
     suite.sb = await start({ port: 0, host: '127.0.0.1', config: options.sandbox });
     work = await mkdtemp(join(tmpdir(), `n8n-${options.name}-e2e-`));
     const tarball = await time('build+pack', () => buildAndPackMessagingPackage(work!));
-    suite.home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: MESSAGING_PACKAGE }));
+    const env = (await options.homeEnv?.()) ?? {};
+    suite.home = await time('createN8nHome', () => createN8nHome({ packageTarball: tarball, packageName: MESSAGING_PACKAGE, env }));
     await time('importCredentials', () => importCredentials(suite.home, [sandboxCredential(suite.sb.url)]));
   }, 20 * 60_000);
   beforeEach(() => suite.sb.control.reset());
   afterAll(async () => {
+    await options.beforeCleanup?.();
     await killAll();
     await suite.sb?.close();
     await suite.home?.cleanup();
