@@ -31,7 +31,8 @@ function elementError(error: ServiceErrorBody, call: CallInfo): ApiError {
 export function mapRows<T>(chunk: Chunk<T>, data: unknown, call: CallInfo): ItemResult[] {
   const rows = Array.isArray((data as { data?: unknown })?.data) ? ((data as { data: Row[] }).data) : undefined;
   const results = new Array<ItemResult | undefined>(chunk.items.length);
-  for (const row of rows ?? []) {
+  for (let at = 0; at < (rows?.length ?? 0); at++) {
+    const row = rows![at];
     const i = row?.index;
     if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= chunk.items.length || results[i]) continue;
     const index = chunk.offset + i;
@@ -77,7 +78,8 @@ export function summarize(results: ItemResult[], error?: unknown): BulkOutcome {
   let failed = 0;
   let unknown = 0;
   let notAttempted = 0;
-  for (const r of results) {
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
     if (r.status === 'sent') sent += 1;
     else if (r.status === 'failed') failed += 1;
     else if (r.status === 'unknown') unknown += 1;

@@ -48,11 +48,14 @@ export function undiciTransport(options: { dispatcher?: Dispatcher; timeoutMs?: 
     try {
       response = await Promise.race([pending, expired]);
       const body = await response.body.text();
-      const headers: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(response.headers)) {
-        headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      // undici's request API names headers in lower case; a repeated one comes as a list, joined here in
+      // place rather than copying every header into a new object (a raw request copies nothing).
+      const headers = response.headers;
+      for (const name in headers) {
+        const value = headers[name];
+        if (Array.isArray(value)) headers[name] = value.join(', ');
       }
-      return { status: response.statusCode, headers, body };
+      return { status: response.statusCode, headers: headers as Record<string, string | undefined>, body };
     } catch (error) {
       // An answer that comes after the deadline is let go; a late failure is ignored.
       if (!response) pending.then((late) => late.body.destroy(), () => undefined);
