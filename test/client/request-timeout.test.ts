@@ -68,3 +68,20 @@ test('the caller’s own signal still cancels an attempt (and is not reported as
   expect((error as { name?: string }).name).toBe('AbortError');
   expect(String((error as Error).message)).not.toMatch(/timeout/);
 });
+
+test('undici transport: a server that never answers is cut off by the attempt’s own timer, never early by undici’s coarser headers timeout', async () => {
+  // undici's timers tick about every half second and may fire up to a tick before their end: with its
+  // headers timeout equal to the attempt's, about half of these attempts ended as its HeadersTimeoutError.
+  const server = await localServer(() => undefined);
+  const dispatcher = new Agent({ connections: 8 });
+  const transport = undiciTransport({ dispatcher, timeoutMs: 1200 });
+  const attempts: Promise<unknown>[] = [];
+  for (let i = 0; i < 6; i++) {
+    attempts.push(transport({ method: 'GET', url: `${server.url}/jobs/job_${i}`, headers: {} }).catch((e: unknown) => e));
+    await new Promise((resolve) => setTimeout(resolve, 90)); // spread the starts over undici's tick
+  }
+  const errors = await Promise.all(attempts);
+  await dispatcher.destroy();
+  await server.close();
+  expect(errors.map((e) => (e as Error).message.replace(/\d+ ms/, 'N ms'))).toEqual(Array(6).fill('The request took longer than the N ms timeout (whole attempt: connect, headers and body).'));
+}, 20_000);
