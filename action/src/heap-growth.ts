@@ -1,14 +1,14 @@
 /**
  * Called by the entry (index.ts) once the bundle's modules are loaded, before any file is read. A streamed
  * file's rows are short-lived, yet V8 by default lets the heap grow far past what is live before it
- * collects: the young generation grows from a few MB to 16–32 MB semi-spaces, and the old generation to
+ * collects: the young generation (new space) grows from 2 MB to 134 MB, and the old generation to
  * about twice its live size. Their garbage made most of a big file's peak RSS (bench/action-memory.ts, a
  * 50 MB sync-contacts dry run: 246 MB; 162 MB with the young generation held, 129 MB with both).
  *
  * `--max-semi-space-size` and `--max-old-space-size` are read only when the heap is made, so they are no
- * use from inside the process (measured: no effect); these two are read at each growth and each full
+ * use from inside the process (the first, measured: no effect); these two are read at each growth and each full
  * collection. The cost is more frequent collections of a small heap (a 50 MB dry run took about as long).
- * A heap flag the user gave (NODE_OPTIONS or node's own flags) wins.
+ * A flag of the same kind the user gave (NODE_OPTIONS or node's own flags) wins.
  */
 import { setFlagsFromString } from 'node:v8';
 
