@@ -15,8 +15,8 @@ const RUNS = 15;
 const BUNDLE_GOAL_BYTES = 1.8e6;
 
 /**
- * Bytes of JavaScript in a bundle directory: the entry, its lazily loaded chunks and ncc's
- * sourcemap-register.cjs (every step loads it); source maps are not counted.
+ * Bytes of JavaScript in a bundle directory: the entry and its lazily loaded chunks (and ncc's
+ * sourcemap-register.cjs in a bundle built with it); source maps are not counted.
  */
 export function jsBytes(dir: string): number {
   return readdirSync(dir)

@@ -7,8 +7,7 @@
  * (git mode 120000) is not followed, and a file outside the repository has no previous version.
  */
 import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../src/index.ts';
+import { ContentIndex } from './content-index.ts';
 import type { DataRecord } from './data-files.ts';
 
 const ZERO_SHA = /^0+$/;
@@ -65,61 +64,6 @@ async function* blobStream(cwd: string, blob: string): AsyncGenerator<Uint8Array
   }
   const code = await exited;
   if (code !== 0) throw new Error(`git cat-file failed (${code}): ${stderr.trim()}`);
-}
-
-/** A row's content as a short key: 96 bits of the SHA-256 of its canonical JSON (16 characters). */
-export function contentKey(value: Record<string, unknown>): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('base64').slice(0, 16);
-}
-
-/**
- * The previous version's rows as a multiset of content keys, never the rows (its cost a row is in
- * docs/github-action.md). `take` matches a current row against the earliest previous row of equal
- * content; a second read of the previous version then asks `unmatched` of each row, in order, to find
- * the rows edited or removed since, at the lines a list comparison would name.
- */
-export class ContentIndex {
-  /** Previous rows of each content not matched yet. */
-  private readonly left = new Map<string, number>();
-  /** For contents of which some but not all rows were matched: how many (the earliest ones). */
-  private readonly matched = new Map<string, number>();
-  rows = 0;
-
-  add(value: Record<string, unknown>): void {
-    const key = contentKey(value);
-    this.left.set(key, (this.left.get(key) ?? 0) + 1);
-    this.rows += 1;
-  }
-
-  /** True when a previous row had exactly this content (that row is then matched). */
-  take(value: Record<string, unknown>): boolean {
-    const key = contentKey(value);
-    const n = this.left.get(key);
-    if (!n) return false;
-    if (n === 1) {
-      this.left.delete(key);
-      this.matched.delete(key);
-    } else {
-      this.left.set(key, n - 1);
-      this.matched.set(key, (this.matched.get(key) ?? 0) + 1);
-    }
-    return true;
-  }
-
-  /** Second read of the previous version, row by row in order: true for a row no current row matched. */
-  unmatched(value: Record<string, unknown>): boolean {
-    const key = contentKey(value);
-    if (!this.left.has(key)) return false;
-    const skip = this.matched.get(key) ?? 0;
-    if (skip === 0) return true;
-    this.matched.set(key, skip - 1);
-    return false;
-  }
-
-  /** Whether any previous row is unmatched (so a second read is worth it). */
-  get anyUnmatched(): boolean {
-    return this.left.size > 0;
-  }
 }
 
 interface RowDiff {

@@ -7,7 +7,8 @@ import { Redactor } from '../../src/redaction.ts';
 import { MAX_SUMMARY_BYTES, summaryMarkdown } from '../../action/src/summary.ts';
 import { render } from '../../action/src/template.ts';
 import { templateScope } from '../../action/src/context.ts';
-import { ContentIndex, diffRows } from '../../action/src/incremental.ts';
+import { ContentIndex } from '../../action/src/content-index.ts';
+import { diffRows } from '../../action/src/incremental.ts';
 import { InputError, readInputs } from '../../action/src/inputs.ts';
 import { context, fakeCore, RELEASE_EVENT } from './helpers.ts';
 

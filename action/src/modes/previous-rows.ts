@@ -1,12 +1,13 @@
 /**
  * Incremental sync: the contacts file as it was at `github.event.before`, streamed from git into an index
- * of content keys (incremental.ts), never its rows. A second read finds the rows edited or removed since.
+ * of content digests (content-index.ts), never its rows. A second read finds the rows edited or removed since.
  * When there is no previous version to compare with, the caller syncs the whole file and the log says why.
  */
 import { DataFileError, parseRecords } from '../data-files.ts';
 import type { DataFormat, DataRecord } from '../data-files.ts';
 import { decodeStream } from '../decode-stream.ts';
-import { ContentIndex, previousVersion } from '../incremental.ts';
+import { ContentIndex } from '../content-index.ts';
+import { previousVersion } from '../incremental.ts';
 import { streamRecords } from '../record-stream.ts';
 import { decodeText, EncodingError } from '../workspace-files.ts';
 import type { StreamedFile } from '../workspace-files.ts';
