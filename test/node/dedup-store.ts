@@ -28,8 +28,8 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 	enabled = true;
 	/** When true removeProcessed throws: the rows stay pending, as when n8n dies before recording them. */
 	failRemoves = false;
-	/** How many more removeProcessed calls succeed before they fail as `failRemoves` (a crash later in a run). */
-	removesLeft = Number.POSITIVE_INFINITY;
+	/** A removeProcessed call holding a value this picks fails as `failRemoves` does (n8n dying at that record). */
+	failRemovesOf: ((value: string) => boolean) | undefined;
 	/** The most markers one record held after any write. */
 	peakEntries = 0;
 	calls = 0;
@@ -77,8 +77,7 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 
 	async removeProcessed(items: DeduplicationItemTypes[], scope: DeduplicationScope, data: ICheckProcessedContextData): Promise<void> {
 		const slot = this.slot(scope, data);
-		if (this.failRemoves || this.removesLeft <= 0) throw new Error('the database went away');
-		this.removesLeft -= 1;
+		if (this.failRemoves || items.some((item) => this.failRemovesOf?.(String(item)))) throw new Error('the database went away');
 		const record = this.read(slot);
 		if (!record) return;
 		for (const value of items.map(hash)) {
@@ -111,7 +110,7 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		this.records.clear();
 		this.enabled = true;
 		this.failRemoves = false;
-		this.removesLeft = Number.POSITIVE_INFINITY;
+		this.failRemovesOf = undefined;
 		this.peakEntries = 0;
 		this.calls = 0;
 	}

@@ -42,6 +42,7 @@ export function markerStore(ctx: IExecuteFunctions): MarkerStore | string {
 	if (typeof check !== 'function' || typeof remove !== 'function') return 'this n8n has no deduplication store';
 	let queue: Promise<void> = Promise.resolve();
 	let failure: string | undefined;
+	let waiting: { kind: 'add' | 'remove'; values: string[] } | undefined; // queued, not yet started
 	return {
 		async check(values) {
 			const answer = await check.call(ctx.helpers, [...values], 'node', OPTIONS);
@@ -49,11 +50,18 @@ export function markerStore(ctx: IExecuteFunctions): MarkerStore | string {
 		},
 		write(values, kind) {
 			if (values.length === 0) return;
-			const list = [...values];
+			// Writes that queue up behind one in flight go as one call (one read and rewrite of the record).
+			if (waiting?.kind === kind) {
+				waiting.values.push(...values);
+				return;
+			}
+			const entry = { kind, values: [...values] };
+			waiting = entry;
 			queue = queue.then(async () => {
+				if (waiting === entry) waiting = undefined;
 				try {
-					if (kind === 'add') await check.call(ctx.helpers, list, 'node', OPTIONS);
-					else await remove.call(ctx.helpers, list, 'node', OPTIONS);
+					if (entry.kind === 'add') await check.call(ctx.helpers, entry.values, 'node', OPTIONS);
+					else await remove.call(ctx.helpers, entry.values, 'node', OPTIONS);
 				} catch (error) {
 					failure ??= storeFailure(error);
 				}

@@ -13,8 +13,8 @@
  * A retry of the same rows sends the pending groups first, whole and in order, so each goes out in the
  * same chunks under the same keys and the service replays what an earlier run committed unrecorded;
  * then the refused rows, in chunks of their own (so a corrected row gets a new key). A new run (a not
- * there) sends every row. Checking records whatever was missing, so a group's p and r markers the check
- * wrote for a committed group are removed at once (if n8n dies before that, the group goes again under
+ * there) sends every row, after one check of the attempt and group markers. Checking records whatever
+ * was missing, so a group's p and r markers a retry's checks wrote for a committed group are removed at once (if n8n dies before that, the group goes again under
  * its same keys: replayed, unless its content was also edited, as for rows in sent-rows.ts).
  *
  * Nothing is marked sent before the service committed it. If n8n dies between the commit and the
@@ -47,15 +47,16 @@ export async function openSentGroups(ctx: IExecuteFunctions, rows: readonly numb
 	const refusedEarlier = new Set<number>();
 	let open: number[]; // the groups to send whole
 	try {
-		seen = await store.check([`a:${attempt}`, ...indexes.map(pendingGroup), ...indexes.map(refusedIn)]);
-		if (!seen.has(`a:${attempt}`)) {
-			open = indexes;
-			unmarked.push(...indexes.map(refusedIn));
-		} else {
+		seen = await store.check([`a:${attempt}`, ...indexes.map(pendingGroup)]);
+		if (!seen.has(`a:${attempt}`)) open = indexes;
+		else {
 			open = indexes.filter((g) => seen.has(pendingGroup(g)));
 			const done = indexes.filter((g) => !seen.has(pendingGroup(g)));
-			unmarked.push(...done.map(pendingGroup), ...indexes.filter((g) => !seen.has(refusedIn(g))).map(refusedIn));
-			const flagged = done.filter((g) => seen.has(refusedIn(g))).flatMap((g) => groups[g]!);
+			unmarked.push(...done.map(pendingGroup));
+			// Refusal flags are checked for committed groups only, so a pending group never carries one.
+			const flags = done.length > 0 ? await store.check(done.map(refusedIn)) : new Set<string>();
+			unmarked.push(...done.filter((g) => !flags.has(refusedIn(g))).map(refusedIn));
+			const flagged = done.filter((g) => flags.has(refusedIn(g))).flatMap((g) => groups[g]!);
 			if (flagged.length > 0) {
 				const rowsSeen = await store.check(flagged.map(pendingRow));
 				for (const row of flagged) {
