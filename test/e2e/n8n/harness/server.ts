@@ -33,9 +33,13 @@ export async function startN8n(home: N8nHome, opts: StartOptions = {}): Promise<
     command === 'worker'
       ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
       : { N8N_PORT: String(port), N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}`, WEBHOOK_URL: `http://127.0.0.1:${port}/` };
+  // Two free ports asked for one after the other can be the same one (neither is bound yet): n8n then
+  // stops with "Task Broker's port … is already in use" (seen in bench:n8n-scale).
+  let brokerPort = await freePort();
+  while (brokerPort === port) brokerPort = await freePort();
   const child = spawnTracked(nodeBinary(), [n8nBin(home), command], {
     cwd: home.userFolder,
-    env: { ...home.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_SECURE_COOKIE: 'false', ...portEnv, ...opts.env },
+    env: { ...home.env, N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_SECURE_COOKIE: 'false', ...portEnv, ...opts.env },
   });
   let out = '';
   const onData = (chunk: string): void => {
