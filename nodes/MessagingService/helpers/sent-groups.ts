@@ -73,14 +73,11 @@ export async function openSentGroups(ctx: IExecuteFunctions, rows: readonly numb
 	const sentWhole = new Set(open);
 	const wholeRows = open.flatMap((g) => groups[g]!);
 	const sentEarlier = new Set(rows.filter((row) => !sentWhole.has(groupOf.get(row)!) && !refusedEarlier.has(row)));
-	const attemptedBefore = seen.has(`a:${attempt}`);
-	const pendingEarlier = new Set(attemptedBefore ? [...wholeRows, ...refusedEarlier] : []);
 	const left = new Map(open.map((g) => [g, groups[g]!.length]));
 	const retried = [...refusedEarlier]; // found group by group: in the rows' order
 	return {
 		tied: true,
 		sentEarlier,
-		pendingEarlier,
 		batches: [wholeRows, retried].filter((batch) => batch.length > 0),
 		committed(done) {
 			const values: string[] = [];

@@ -31,8 +31,6 @@ export interface SentRows {
 	readonly reason?: string;
 	/** The rows (caller's index) sent by an earlier run. */
 	readonly sentEarlier: ReadonlySet<number>;
-	/** The rows an earlier run attempted without a known commit (their chunk may have gone out). */
-	readonly pendingEarlier: ReadonlySet<number>;
 	/**
 	 * The rows to send, as the lists to hand the client one after another: a chunk an earlier run may
 	 * have committed goes again with the same rows, so under the same key, and the service replays it.
@@ -48,7 +46,7 @@ export interface SentRows {
 
 /** Rows that cannot be tied to earlier runs: all of them go, in order, under their keys. */
 export function untiedRows(rows: readonly number[], reason: string): SentRows {
-	return { tied: false, reason, sentEarlier: new Set(), pendingEarlier: new Set(), batches: [rows], committed() {}, refused() {}, settle: async () => undefined };
+	return { tied: false, reason, sentEarlier: new Set(), batches: [rows], committed() {}, refused() {}, settle: async () => undefined };
 }
 
 const attempted = (slot: string) => `a:${slot}`;
@@ -81,7 +79,6 @@ export async function openSentRows(ctx: IExecuteFunctions, rows: readonly number
 	return {
 		tied: true,
 		sentEarlier,
-		pendingEarlier,
 		batches: order.length === 0 ? [] : [order],
 		committed: (done) => store.write(pendingOf(done), 'remove'),
 		// A refused row's chunk was committed, so its p marker went with it: forget the row (never attempted).
