@@ -1,11 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, hash, randomUUID } from 'node:crypto';
 import { canonicalJson } from './canonical-json.ts';
 import { inputError } from './errors.ts';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255; // spec §8
 
+/** One-shot `crypto.hash` where the runtime has it (no Hash object per call: bulk writes hash a slot per row). */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return typeof hash === 'function' ? hash('sha256', text, 'hex') : createHash('sha256').update(text).digest('hex');
 }
 
 /** A caller-supplied key must fit the header and the spec's bound; refused before anything is sent. */

@@ -54,10 +54,12 @@ export function rowKeys(ctx: IExecuteFunctions, operation: string, rows: readonl
 		};
 	}
 	const base = { lineageId: lineage.id, nodeId: lineage.nodeId, runIndex: lineage.runIndex, operation };
+	// canonicalJson([id, nodeId, runIndex, operation, row, input]), its constant head written once.
+	const head = canonicalJson([lineage.id, lineage.nodeId, lineage.runIndex, operation]).slice(0, -1);
 	return {
 		mode: 'derived',
 		lineage,
-		slotOf: (row) => sha256Hex(canonicalJson([lineage.id, lineage.nodeId, lineage.runIndex, operation, row, inputOf(row) ?? null])),
+		slotOf: (row) => sha256Hex(`${head},${row},${canonicalJson(inputOf(row) ?? null)}]`),
 		keyFor: (sent) => n8nChunkKeys({ ...base, rows: sent }),
 		perCall,
 	};

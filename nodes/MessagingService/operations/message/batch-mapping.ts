@@ -115,9 +115,12 @@ function fieldNamesOf(value: unknown): Record<Field, string> {
 function autoMapped(ctx: IExecuteFunctions, items: INodeExecutionData[]): (itemIndex: number) => BatchFields {
 	const namesParameter = itemParameter<unknown>(ctx, 'fieldNames', {});
 	const channelParameter = itemParameter<unknown>(ctx, 'channel', '');
+	let read: { given: unknown; names: Record<Field, string> } | undefined; // the same option value is read once
 	return (itemIndex) => {
 		const json = items[itemIndex]!.json;
-		const names = fieldNamesOf(namesParameter(itemIndex));
+		const given = namesParameter(itemIndex);
+		if (!read || read.given !== given) read = { given, names: fieldNamesOf(given) };
+		const names = read.names;
 		const text = (field: Field, required: boolean): string | undefined => {
 			const value = ownField(json, names[field]);
 			if (value === undefined || value === null) {
