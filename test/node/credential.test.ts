@@ -1,27 +1,19 @@
 /**
  * The credential and the node description: the credential's `test` request (what n8n's "Test" button
- * sends) and its `authenticate` block, resolved with n8n's expression engine, reach GET /account with the
- * Bearer key; the description carries what n8n's verification asks for.
+ * sends) and its `authenticate` reach GET /account with the Bearer key; the description carries what n8n's verification asks for.
  */
 import './env.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Workflow } from 'n8n-workflow';
-import type { IAuthenticateGeneric, ICredentialDataDecryptedObject, INodeTypeDescription } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INodeTypeDescription } from 'n8n-workflow';
 import { MessagingServiceApi } from '../../credentials/MessagingServiceApi.credentials.ts';
 import { MessagingService } from '../../nodes/MessagingService/MessagingService.node.ts';
-import { nodeTypes } from './harness.ts';
 import { testCredential } from './credential-test-runner.ts';
 import { useSandbox } from '../sandbox/helpers.ts';
 
 const credential = new MessagingServiceApi();
 const description = new MessagingService().description as INodeTypeDescription;
 const root = join(__dirname, '..', '..');
-
-function resolve(value: string, credentials: ICredentialDataDecryptedObject): string {
-	const workflow = new Workflow({ nodes: [{ id: 'n', name: 'N', type: 'test.seed', typeVersion: 1, position: [0, 0], parameters: {} }], connections: {}, active: false, nodeTypes });
-	return workflow.expression.getParameterValue(value, null, 0, 0, 'N', [], 'internal', { $credentials: credentials } as never) as string;
-}
 
 describe('the credential test (n8n-core RoutingNode, real HTTP to the sandbox) names the real cause', () => {
 	const sandbox = useSandbox();
@@ -59,12 +51,15 @@ describe('the credential test (n8n-core RoutingNode, real HTTP to the sandbox) n
 	});
 });
 
-test('the credential: password key field, required base URL, documentation URL, light and dark icons', () => {
+test('the credential: password key field, required base URL, documentation URL, light and dark icons', async () => {
 	const key = credential.properties.find((p) => p.name === 'apiKey')!;
 	expect(key.typeOptions).toMatchObject({ password: true });
 	expect(credential.properties.find((p) => p.name === 'baseUrl')).toMatchObject({ required: true });
 	expect(credential.documentationUrl).toMatch(/^https:\/\//);
-	expect(resolve((credential.authenticate as IAuthenticateGeneric).properties.headers!.Authorization as string, { apiKey: 'k' })).toBe('Bearer k');
+	const authenticate = credential.authenticate as (credentials: ICredentialDataDecryptedObject, options: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+	const request: IHttpRequestOptions = { url: '/account', headers: { 'Idempotency-Key': 'k1' } };
+	expect(await authenticate({ apiKey: 'sk_1', baseUrl: 'http://127.0.0.1' }, request)).toEqual({ url: '/account', headers: { 'Idempotency-Key': 'k1', Authorization: 'Bearer sk_1' } });
+	expect(request.headers).toEqual({ 'Idempotency-Key': 'k1' }); // the caller's options are not changed
 	const icon = credential.icon as { light: string; dark: string };
 	expect(icon.light).not.toBe(icon.dark);
 	for (const file of [icon.light, icon.dark]) expect(existsSync(join(root, 'credentials', file.replace(/^file:/, '')))).toBe(true);

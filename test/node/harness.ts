@@ -1,7 +1,7 @@
 /**
  * Runs the node through n8n-core's real WorkflowExecute and request helpers (real HTTP to the sandbox):
  * a seed node emits the test items → the Messaging Service node. The credentials helper applies the
- * credential's `authenticate` block as the n8n app does (n8n-core does not).
+ * credential's `authenticate` as the n8n app does (n8n-core does not).
  */
 import './env.ts';
 import { ExecuteContext, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
@@ -29,7 +29,6 @@ import type {
 	IRun,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
-	IAuthenticateGeneric,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { MessagingServiceApi } from '../../credentials/MessagingServiceApi.credentials.ts';
@@ -80,7 +79,7 @@ export interface TestCredentials {
 	baseUrl: string;
 }
 
-/** Decrypted data from memory; `authenticate` resolves the generic block's expressions like the app. */
+/** Decrypted data from memory; `authenticate` calls the credential's own function, as the app does. */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	private readonly data: TestCredentials;
 	/** Every Authorization header value this helper produced (to prove the key went only there). */
@@ -99,16 +98,13 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return true;
 	}
 
-	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions, workflow?: Workflow, node?: INode): Promise<IHttpRequestOptions> {
+	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		if (typeName !== credentialType.name) throw new Error(`unknown credential type ${typeName}`);
-		const auth = credentialType.authenticate as IAuthenticateGeneric;
-		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
-		for (const [name, value] of Object.entries(auth.properties.headers ?? {})) {
-			const resolved = workflow!.expression.getParameterValue(value as string, null, 0, 0, node!.name, [], 'internal', { $credentials: credentials } as never) as string;
-			headers[name] = resolved;
-			if (name.toLowerCase() === 'authorization') this.authorizations.push(resolved);
-		}
-		return { ...requestOptions, headers };
+		if (typeof credentialType.authenticate !== 'function') throw new Error('the credential\'s authenticate is not a function');
+		const authenticated = await credentialType.authenticate(credentials, requestOptions);
+		const authorization = Object.entries(authenticated.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+		if (typeof authorization === 'string') this.authorizations.push(authorization);
+		return authenticated;
 	}
 
 	async preAuthentication(): Promise<undefined> {

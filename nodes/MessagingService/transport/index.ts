@@ -1,6 +1,6 @@
 /**
  * The n8n Runtime of the shared client: requests go through n8n's own HTTP stack with the credential's
- * `authenticate` block adding `Authorization: Bearer …` (the client gets no key), waits through
+ * `authenticate` function adding `Authorization: Bearer …` (the client gets no key), waits through
  * n8n-workflow's `sleep`. Status, headers and the raw body are read here so the shared layer decides
  * about errors, retries and pacing by the service's `code` — never through n8n's own error wrapping.
  */
