@@ -84,6 +84,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	private readonly data: TestCredentials;
 	/** Every Authorization header value this helper produced (to prove the key went only there). */
 	readonly authorizations: string[] = [];
+	/** How many times the node's credentials were read and decrypted. */
+	reads = 0;
 
 	constructor(data: TestCredentials) {
 		super();
@@ -121,6 +123,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 
 	async getDecrypted(_a: unknown, details: INodeCredentialsDetails, type: string): Promise<ICredentialDataDecryptedObject> {
 		if (type !== credentialType.name) throw new Error(`unknown credential type ${type} (${details.name})`);
+		this.reads += 1;
 		return { ...this.data };
 	}
 
@@ -166,6 +169,8 @@ export interface RunOutcome {
 	error?: Record<string, unknown> & { message: string };
 	/** Every Authorization header value sent. */
 	authorizations: string[];
+	/** How many times the credentials were read and decrypted. */
+	credentialReads: number;
 	/** The hints the node added for the editor (n8n keeps them only when the node returns). */
 	hints: string[];
 }
@@ -258,7 +263,7 @@ export async function runNode(options: RunOptions): Promise<RunOutcome> {
 	const taskData = run.data.resultData.runData[NODE_NAME]?.at(-1);
 	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][];
 	const error = (taskData?.error ?? undefined) as RunOutcome['error'];
-	return { run, outputs, error, authorizations: helper.authorizations, hints: (taskData?.hints ?? []).map((hint) => hint.message) };
+	return { run, outputs, error, authorizations: helper.authorizations, credentialReads: helper.reads, hints: (taskData?.hints ?? []).map((hint) => hint.message) };
 }
 
 /**
@@ -279,7 +284,7 @@ export async function runNodeAfterCrashRecovery(options: RunOptions & { trigger:
 	const run = await new WorkflowExecute(additionalData, 'retry', runExecutionData).processRunExecutionData(workflow);
 	const taskData = run.data.resultData.runData[NODE_NAME]?.at(-1);
 	const outputs = (taskData?.data?.main ?? []).map((items) => items ?? []) as INodeExecutionData[][];
-	return { run, outputs, error: (taskData?.error ?? undefined) as RunOutcome['error'], authorizations: helper.authorizations, hints: (taskData?.hints ?? []).map((hint) => hint.message) };
+	return { run, outputs, error: (taskData?.error ?? undefined) as RunOutcome['error'], authorizations: helper.authorizations, credentialReads: helper.reads, hints: (taskData?.hints ?? []).map((hint) => hint.message) };
 }
 
 /**

@@ -159,6 +159,13 @@ test('Message → Get of an unknown id: resource_not_found with remedy and item 
 	expect(routed.outputs[1]![1]!.json.details).toMatchObject({ code: 'resource_not_found', status: 404 });
 });
 
+test('the credentials are read once per execution, not once per call', async () => {
+	const sent = await runNode({ parameters: batchParameters, items: people(1001), credentials: credentialsFor(sb) });
+	expect(sent.outputs[0]).toHaveLength(1001);
+	expect(sent.authorizations).toEqual([`Bearer ${DEMO_KEY}`, `Bearer ${DEMO_KEY}`, `Bearer ${DEMO_KEY}`]);
+	expect(sent.credentialReads).toBe(1);
+});
+
 test('the API key goes only into the Authorization header: never in outputs or errors', async () => {
 	const ok = await runNode({ parameters: batchParameters, items: people(2), credentials: credentialsFor(sb) });
 	expect(ok.authorizations.every((h) => h === `Bearer ${DEMO_KEY}`)).toBe(true);

@@ -4,7 +4,7 @@
  * n8n-workflow's `sleep`. Status, headers and the raw body are read here so the shared layer decides
  * about errors, retries and pacing by the service's `code` — never through n8n's own error wrapping.
  */
-import type { IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IAdditionalCredentialOptions, ICredentialDataDecryptedObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import { MessagingClient, sha256Hex } from '../../../src/index.ts';
 import type { ClientEvent, HttpRequest, HttpResponse, Runtime } from '../../../src/index.ts';
@@ -13,11 +13,6 @@ export const CREDENTIAL_TYPE = 'messagingServiceApi';
 
 /** An execution, or the editor loading a resource mapper's fields. */
 export type ClientHost = IExecuteFunctions | ILoadOptionsFunctions;
-
-interface MessagingCredentials {
-	apiKey?: string;
-	baseUrl?: string;
-}
 
 interface FullResponse {
 	statusCode?: number;
@@ -71,7 +66,16 @@ export async function waitFor(ms: number, signal?: AbortSignal): Promise<void> {
 	});
 }
 
-export function n8nRuntime(ctx: ClientHost): Runtime {
+/**
+ * The runtime of one execution. `credentials` (decrypted once, by createClient) are handed to each request,
+ * so n8n does not read and decrypt them again from its database per call; n8n still applies them (the
+ * credential's `authenticate`), and reads them itself when none are given.
+ */
+export function n8nRuntime(ctx: ClientHost, credentials?: ICredentialDataDecryptedObject): Runtime {
+	const node = ctx.getNode();
+	const known = node.credentials?.[CREDENTIAL_TYPE];
+	const given: IAdditionalCredentialOptions | undefined =
+		credentials && known ? { credentialsDecrypted: { id: known.id ?? '', name: known.name, type: CREDENTIAL_TYPE, data: credentials } } : undefined;
 	return {
 		async transport(request: HttpRequest): Promise<HttpResponse> {
 			const options: IHttpRequestOptions = {
@@ -87,7 +91,7 @@ export function n8nRuntime(ctx: ClientHost): Runtime {
 			// A wait's deadline bounds each request inside it, and a cancelled execution ends the one in flight.
 			if (request.timeoutMs !== undefined) options.timeout = request.timeoutMs;
 			if (request.signal) options.abortSignal = request.signal;
-			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as FullResponse;
+			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, given)) as FullResponse;
 			return {
 				status: typeof response?.statusCode === 'number' ? response.statusCode : 0,
 				headers: lowerCaseHeaders(response?.headers),
@@ -111,11 +115,11 @@ export interface NodeClientOptions {
  * every node instance using one key shares one limiter in this process) and to redact it.
  */
 export async function createClient(ctx: ClientHost, options: NodeClientOptions): Promise<MessagingClient> {
-	const credentials = await ctx.getCredentials<MessagingCredentials>(CREDENTIAL_TYPE);
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const apiKey = typeof credentials?.apiKey === 'string' ? credentials.apiKey.trim() : '';
 	return new MessagingClient({
 		baseUrl: typeof credentials?.baseUrl === 'string' ? credentials.baseUrl : '',
-		runtime: n8nRuntime(ctx),
+		runtime: n8nRuntime(ctx, credentials),
 		limiterId: sha256Hex(apiKey),
 		// n8n's credential adds the Authorization header; the client still needs the key to redact it
 		// from whatever the service or n8n's HTTP stack hands back.
