@@ -37,14 +37,15 @@ export type RowKeys =
  */
 export function rowKeys(ctx: IExecuteFunctions, operation: string, rows: readonly number[], inputOf: (row: number) => unknown, givenKeyOf: (row: number) => string, perCall: number): RowKeys {
 	const lineage = runLineage(ctx);
-	const given = new Map(rows.map((row) => [row, givenKeyOf(row).trim()]));
-	const distinct = new Set(given.values());
-	if (distinct.size === 1 && !distinct.has('')) {
-		const key = [...distinct][0]!;
+	const given = rows.map((row) => givenKeyOf(row).trim());
+	const varies = given.some((key) => key !== given[0]);
+	if (!varies && given.length > 0 && given[0] !== '') {
+		const key = given[0]!;
 		return { mode: 'call', lineage, key, keyFor: () => key };
 	}
-	if (distinct.size > 1) {
-		const keyOf = (row: number) => given.get(row) ?? '';
+	if (varies) {
+		const byRow = new Map(rows.map((row, i) => [row, given[i]!]));
+		const keyOf = (row: number) => byRow.get(row) ?? '';
 		return {
 			mode: 'perItem',
 			lineage,

@@ -63,7 +63,10 @@ export async function sendOnce(ctx: IExecuteFunctions, rows: readonly number[], 
 				const row = batch.rows[result.index]!;
 				if (isReused(result)) reused.push(row);
 				else if (result.status === 'not_attempted' && stoppedByReuse) left.set(result.call.idempotencyKey, [...(left.get(result.call.idempotencyKey) ?? []), row]);
-				else results.push({ ...result, index: row });
+				else {
+					result.index = row; // the client's result is this call's own: renumbered in place, not copied
+					results.push(result);
+				}
 			}
 			if (outcome.error && !stoppedByReuse) error ??= outcome.error;
 			for (const [key, leftRows] of left) next.push({ rows: leftRows, key: () => key });

@@ -35,11 +35,13 @@ export async function openSentGroups(ctx: IExecuteFunctions, rows: readonly numb
 	const store = markerStore(ctx);
 	if (typeof store === 'string') return untiedRows(rows, store);
 	const groups = Array.from({ length: Math.ceil(rows.length / groupSize) }, (_, g) => rows.slice(g * groupSize, (g + 1) * groupSize));
-	const groupOf = new Map(rows.map((row, i) => [row, Math.floor(i / groupSize)]));
-	const slotOf = new Map(rows.map((row, i) => [row, slots[i]!]));
+	// Each row's place in `rows`, by row: a typed array, not a Map (a 100,000-row send holds it throughout).
+	const placeOf = new Int32Array(rows.reduce((max, row) => Math.max(max, row), -1) + 1);
+	rows.forEach((row, i) => (placeOf[row] = i));
+	const groupOf = (row: number) => Math.floor(placeOf[row]! / groupSize);
 	const pendingGroup = (g: number) => `p:${attempt}:${g}`;
 	const refusedIn = (g: number) => `r:${attempt}:${g}`;
-	const pendingRow = (row: number) => `p:${slotOf.get(row)!}`;
+	const pendingRow = (row: number) => `p:${slots[placeOf[row]!]!}`;
 	const indexes = groups.map((_, g) => g);
 
 	let seen: Set<string>;
@@ -72,7 +74,7 @@ export async function openSentGroups(ctx: IExecuteFunctions, rows: readonly numb
 
 	const sentWhole = new Set(open);
 	const wholeRows = open.flatMap((g) => groups[g]!);
-	const sentEarlier = new Set(rows.filter((row) => !sentWhole.has(groupOf.get(row)!) && !refusedEarlier.has(row)));
+	const sentEarlier = new Set(rows.filter((row) => !sentWhole.has(groupOf(row)) && !refusedEarlier.has(row)));
 	const left = new Map(open.map((g) => [g, groups[g]!.length]));
 	const retried = [...refusedEarlier]; // found group by group: in the rows' order
 	return {
@@ -86,7 +88,7 @@ export async function openSentGroups(ctx: IExecuteFunctions, rows: readonly numb
 					values.push(pendingRow(row));
 					continue;
 				}
-				const g = groupOf.get(row)!;
+				const g = groupOf(row);
 				const count = left.get(g)! - 1;
 				left.set(g, count);
 				if (count === 0) values.push(pendingGroup(g));
@@ -96,8 +98,8 @@ export async function openSentGroups(ctx: IExecuteFunctions, rows: readonly numb
 		// A refused row of a committed group (its p marker went with it) is marked on its own; a group
 		// not committed stays pending whole.
 		refused(done) {
-			const marked = done.filter((row) => refusedEarlier.has(row) || left.get(groupOf.get(row)!) === 0);
-			store.write([...new Set(marked.map((row) => refusedIn(groupOf.get(row)!))), ...marked.map(pendingRow)], 'add');
+			const marked = done.filter((row) => refusedEarlier.has(row) || left.get(groupOf(row)) === 0);
+			store.write([...new Set(marked.map((row) => refusedIn(groupOf(row)))), ...marked.map(pendingRow)], 'add');
 		},
 		settle: () => store.settle(),
 	};

@@ -72,8 +72,10 @@ function givenKeys(ctx: IExecuteFunctions, rows: readonly number[], itemKeys: Re
 	};
 }
 
+const outputsOf = (outputs: Array<INodeExecutionData | undefined>): INodeExecutionData[] => outputs.filter((item) => item !== undefined);
+
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[], client: MessagingClient): Promise<INodeExecutionData[]> {
-	const perItem: INodeExecutionData[][] = items.map(() => []);
+	const outputs = new Array<INodeExecutionData | undefined>(items.length); // one output per input item, at its index
 	const elements: Array<MessageElement | undefined> = [];
 	const candidates: number[] = [];
 	const subjectLeftOut: string[] = [];
@@ -88,11 +90,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		} catch (error) {
 			// Nothing has been sent yet: without continue-on-fail the node stops here.
 			if (!this.continueOnFail()) throw nodeError(this.getNode(), error, itemIndex);
-			perItem[itemIndex]!.push(thrownErrorItem(error, itemIndex));
+			outputs[itemIndex] = thrownErrorItem(error, itemIndex);
 		}
 	}
 	if (subjectLeftOut.length > 0) addHint(this, subjectNotSentNotice(subjectLeftOut, subjectLeftOut.length));
-	if (candidates.length === 0) return perItem.flat();
+	if (candidates.length === 0) return outputsOf(outputs);
 
 	const keys = rowKeys(this, 'message.sendBatch', candidates, (row) => items[row]!.json, givenKeys(this, candidates, itemKeys), MAX_BATCH_MESSAGES);
 	const firstRowOf = new Map<string, number>();
@@ -101,24 +103,24 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const problem = keyProblem(keys, row, firstRowOf);
 		if (!problem) rows.push(row);
 		else if (!this.continueOnFail()) throw nodeError(this.getNode(), problem, row);
-		else perItem[row]!.push(thrownErrorItem(problem, row));
+		else outputs[row] = thrownErrorItem(problem, row);
 	}
 
 	const signal = cancelSignal(this);
 	const once = await sendOnce(this, rows, keys, (sent, options) => client.messages.sendBatch(sent.map((row) => elements[row]!), { ...options, signal }), chunkLogger(this, 'messages'));
 	const earlier = (row: number): INodeExecutionData => ({ json: { sentEarlier: true, channel: elements[row]!.channel, to: elements[row]!.to }, pairedItem: { item: row } });
-	for (const row of once.sentEarlier) perItem[row]!.push(earlier(row));
-	for (const row of once.reused) perItem[row]!.push(earlier(row));
+	for (const row of once.sentEarlier) outputs[row] = earlier(row);
+	for (const row of once.reused) outputs[row] = earlier(row);
 	let firstFailure: UnsentResult | undefined;
 	for (const result of once.results) {
 		const row = result.index;
 		if (result.status === 'sent') {
 			const json: IDataObject = { id: result.id, channel: elements[row]!.channel, to: elements[row]!.to, replayed: result.call.replayed };
-			perItem[row]!.push({ json, pairedItem: { item: row } });
+			outputs[row] = { json, pairedItem: { item: row } };
 			continue;
 		}
 		if (!firstFailure || row < firstFailure.index) firstFailure = result;
-		perItem[row]!.push(unsentResultItem(result, row));
+		outputs[row] = unsentResultItem(result, row);
 	}
 
 	if (once.sentEarlier.length > 0) addHint(this, sentEarlierHint(once.sentEarlier.length, candidates.length, once.sentEarlier, keys.mode === 'perItem' ? 'same Idempotency Key' : 'same trigger data, node and input item'));
@@ -136,5 +138,5 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const summary = `${candidates.length} messages: ${describeOutcome({ ...counts, replayed: replayedCount(once.results) })}${earlierText}${unknownHint(this, counts.unknown)}${keysText}`;
 		throw nodeError(this.getNode(), once.error ?? firstFailure.error, firstFailure.index, summary, firstFailure.call.idempotencyKey);
 	}
-	return perItem.flat();
+	return outputsOf(outputs);
 }
