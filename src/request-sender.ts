@@ -170,7 +170,8 @@ export class RequestSender {
       if (request.signal?.aborted) throw end(abortedError());
       if (deadline !== undefined && attempt > 0 && runtime.now() >= deadline) throw end(deadlineError(call));
       try {
-        await limiter.acquire(runtime, request.budget, request.signal, onWait, deadline);
+        const wait = limiter.acquire(runtime, request.budget, request.signal, onWait, deadline);
+        if (wait) await wait;
       } catch (error) {
         throw end(isAbort(request.signal) ? abortedError() : error instanceof ApiError ? error : transportError(String(error)));
       }
