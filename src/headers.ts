@@ -33,9 +33,17 @@ export function parseRetryAfter(value: string | undefined, serverNow: number): n
   return Number.isNaN(at) ? undefined : Math.max(0, (at - serverNow) / 1000);
 }
 
+/** The last `Date` header read and its value: answers within one second carry the same text. */
+let lastDate: { text: string; ms: number } | undefined;
+
+function serverDate(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  if (lastDate?.text !== text) lastDate = { text, ms: Date.parse(text) };
+  return Number.isNaN(lastDate.ms) ? undefined : lastDate.ms;
+}
+
 export function parseRateLimitHeaders(headers: Record<string, string | undefined>, now: number): RateLimitHeaders {
-  const parsedDate = headers['date'] ? Date.parse(headers['date']) : NaN;
-  const date = Number.isNaN(parsedDate) ? undefined : parsedDate;
+  const date = serverDate(headers['date']);
   return {
     limit: nonNegativeInt(headers['x-ratelimit-limit']),
     remaining: nonNegativeInt(headers['x-ratelimit-remaining']),

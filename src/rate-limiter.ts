@@ -187,15 +187,26 @@ export class RateLimiter {
   }
 
   /**
-   * Waits until a call may go, then counts it in flight. Call `settle` when it ends. A wait that would
-   * end past `deadline` (a job wait's) is not begun: it throws `wait_timeout`.
+   * Counts a call in flight once it may go. Returns nothing when it may go at once, the common case
+   * (no promise, no microtask turn); otherwise the wait, which rejects when `signal` aborts. Call
+   * `settle` when the call ends. A wait that would end past `deadline` (a job wait's) is not begun: it
+   * rejects with `wait_timeout`.
    */
-  async acquire(runtime: Runtime, budget: WaitBudget, signal?: AbortSignal, onWait?: (ms: number, reason: WaitReason) => void, deadline?: number): Promise<void> {
+  acquire(runtime: Runtime, budget: WaitBudget, signal?: AbortSignal, onWait?: (ms: number, reason: WaitReason) => void, deadline?: number): Promise<void> | undefined {
+    if (!this.answered && this.inFlight > 0) return this.waitTurn(runtime, budget, signal, onWait, deadline);
+    const delay = this.delayFor(runtime.now(), runtime.random);
+    if (delay.ms > 0) return this.waitTurn(runtime, budget, signal, onWait, deadline, delay);
+    this.enter(runtime);
+    return undefined;
+  }
+
+  /** The wait of `acquire`; `first` is the delay it already drew (drawn again, it would take another random). */
+  private async waitTurn(runtime: Runtime, budget: WaitBudget, signal: AbortSignal | undefined, onWait: ((ms: number, reason: WaitReason) => void) | undefined, deadline: number | undefined, first?: { ms: number; reason: WaitReason }): Promise<void> {
     // A cold start: nothing is known of the window until the service answers once, so the first call
     // goes alone and the rest wait for its answer (20 parallel calls used to meet 10 × 429 at once).
     while (!this.answered && this.inFlight > 0) await this.nextSettle(signal);
-    for (;;) {
-      const { ms, reason } = this.delayFor(runtime.now(), runtime.random);
+    for (let drawn = first; ; drawn = undefined) {
+      const { ms, reason } = drawn ?? this.delayFor(runtime.now(), runtime.random);
       if (ms <= 0) break;
       if (deadline !== undefined && runtime.now() + ms >= deadline) {
         throw new ApiError({ status: 0, type: 'wait_timeout', code: 'wait_timeout', message: `Waiting ${Math.ceil(ms / 1000)} s for the rate window would pass the wait's deadline.` });
@@ -204,6 +215,10 @@ export class RateLimiter {
       onWait?.(ms, reason);
       await runtime.sleep(ms, signal);
     }
+    this.enter(runtime);
+  }
+
+  private enter(runtime: Runtime): void {
     this.inFlight += 1;
     this.lastSentAt = runtime.now();
     this.lastJitter = runtime.random();

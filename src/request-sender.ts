@@ -113,7 +113,8 @@ export class RequestSender {
   }
 
   private url(path: string, query?: ApiRequest['query']): string {
-    const params = Object.entries(query ?? {})
+    if (query === undefined) return `${this.options.baseUrl}${path}`;
+    const params = Object.entries(query)
       .filter(([, v]) => v !== undefined && v !== '')
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
     return `${this.options.baseUrl}${path}${params.length ? `?${params.join('&')}` : ''}`;
@@ -164,13 +165,14 @@ export class RequestSender {
     const end = (error: ApiError) => settled(error, write && uncertain);
 
     const { deadline } = request;
-    // How errors name the call: its path may hold a caller's id, so it is redacted like the rest.
-    const call = `${request.method} ${this.redact(request.path)}`;
+    // How errors name the call (built only for an error): its path may hold a caller's id, so it is redacted like the rest.
+    const call = () => `${request.method} ${this.redact(request.path)}`;
     for (let attempt = 0; ; attempt++) {
       if (request.signal?.aborted) throw end(abortedError());
-      if (deadline !== undefined && attempt > 0 && runtime.now() >= deadline) throw end(deadlineError(call));
+      if (deadline !== undefined && attempt > 0 && runtime.now() >= deadline) throw end(deadlineError(call()));
       try {
-        await limiter.acquire(runtime, request.budget, request.signal, onWait, deadline);
+        const wait = limiter.acquire(runtime, request.budget, request.signal, onWait, deadline);
+        if (wait) await wait;
       } catch (error) {
         throw end(isAbort(request.signal) ? abortedError() : error instanceof ApiError ? error : transportError(String(error)));
       }
@@ -184,11 +186,11 @@ export class RequestSender {
       } catch (error) {
         limiter.settle(undefined, sentAt, runtime.now());
         // Nothing left: the same request would be refused again, and nothing can have been committed.
-        if (refusedBeforeSending(error)) throw end(notSentError(call, this.redact(reasonOf(error))));
+        if (refusedBeforeSending(error)) throw end(notSentError(call(), this.redact(reasonOf(error))));
         programmingError = isProgrammingError(error) ? error : undefined;
         if (!programmingError && !neverConnected(error)) uncertain = true;
         if (!programmingError && isAbort(request.signal)) throw end(abortedError());
-        failure = transportError(`No answer from the service for ${call}: ${this.redact(reasonOf(error))}`);
+        failure = transportError(`No answer from the service for ${call()}: ${this.redact(reasonOf(error))}`);
       }
       // Rethrown as it is (its words redacted), after the catch: n8n's scanner refuses a raw re-throw inside one.
       if (programmingError instanceof Error) programmingError.message = this.redact(programmingError.message);
@@ -209,7 +211,7 @@ export class RequestSender {
             return { status: response.status, data, requestId, replayed: response.headers['idempotent-replay'] === 'true', rateLimit };
           } catch {
             // A 2xx whose body was cut off: the outcome is unknown, so it is a transport error.
-            failure = transportError(`The service's answer to ${call} (HTTP ${response.status}) was not complete JSON.`, response.status, requestId);
+            failure = transportError(`The service's answer to ${call()} (HTTP ${response.status}) was not complete JSON.`, response.status, requestId);
           }
         } else {
           failure = this.errorFrom(response.status, text, requestId, response.status === 429 ? rateLimitedWaitSeconds(rateLimit, receivedAt) : rateLimit.retryAfter);
@@ -233,7 +235,7 @@ export class RequestSender {
         throw end(new ApiError({ ...failure.toJSON(), status: 0, code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.status ? `HTTP ${failure.status} ` : ''}${failure.code}: ${failure.message})` }));
       }
       const delayMs = Math.max(backoffDelay(state.retries, this.options.retry, runtime.random), decision.atLeastMs ?? 0);
-      if (deadline !== undefined && runtime.now() + delayMs >= deadline) throw end(deadlineError(call));
+      if (deadline !== undefined && runtime.now() + delayMs >= deadline) throw end(deadlineError(call()));
       state.retries += 1;
       this.options.onEvent?.({ type: 'retry', method: request.method, path: this.redact(request.path), code: failure.code, retry: state.retries, delayMs, requestId: failure.requestId });
       try {

@@ -93,6 +93,8 @@ export async function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrit
     }
   };
 
+  // One call (up to 500 inputs) is the common case: it needs no lanes, and nothing is left to skip.
+  if (calls.length === 1) return settle(calls[0]!);
   const run = await runChunks(
     calls,
     core.concurrency,
