@@ -9,13 +9,10 @@
  * unchanged (not sent), never send a row that was not in the file.
  */
 import { hash } from 'node:crypto';
-import { endianness } from 'node:os';
 import { canonicalJson } from '../../src/index.ts';
 
 /** 32-bit words in a digest. */
 const WORDS = 4;
-/** Rows a chunk of digests holds while they are added (1 MB). */
-const CHUNK_ROWS = 65536;
 
 function digestInto(value: Record<string, unknown>, out: Uint32Array, at: number): void {
   // The one-shot hash: no Hash object (and its native context, freed only when collected) per row.
@@ -47,11 +44,8 @@ function firstUnset(bits: Uint8Array, first: number, end: number): number {
  * find the rows edited or removed since, at the lines a list comparison would name.
  */
 export class ContentIndex {
-  /**
-   * While rows are added: row r's digest at words [4s, 4s + 4) of chunk r / CHUNK_ROWS, s = r % CHUNK_ROWS.
-   * Fixed chunks, not one array grown by doubling: no copy (old and new at once) and at most one chunk of slack.
-   */
-  private chunks: Uint32Array[] = [];
+  /** While rows are added: row r's digest at words [4r, 4r + 4), in file order. */
+  private digests = new Uint32Array(WORDS * 1024);
   /**
    * Once sorted (by digest, then row): each place's first digest word (the binary search reads only these
    * until they are equal) and its other three words. Equal contents are adjacent, earliest row first, so
@@ -72,9 +66,12 @@ export class ContentIndex {
 
   add(value: Record<string, unknown>): void {
     if (this.heads) throw new Error('ContentIndex: a row was added after the index was searched.');
-    const slot = this.rows % CHUNK_ROWS;
-    if (slot === 0) this.chunks.push(new Uint32Array(CHUNK_ROWS * WORDS));
-    digestInto(value, this.chunks[this.chunks.length - 1]!, slot * WORDS);
+    if ((this.rows + 1) * WORDS > this.digests.length) {
+      const grown = new Uint32Array(this.digests.length * 2);
+      grown.set(this.digests);
+      this.digests = grown;
+    }
+    digestInto(value, this.digests, this.rows * WORDS);
     this.rows += 1;
   }
 
@@ -114,52 +111,33 @@ export class ContentIndex {
     return this.matchedRows < this.rows;
   }
 
-  /** Word w of row r's digest, while the rows are in chunks. */
-  private word(r: number, w: number): number {
-    return this.chunks[Math.floor(r / CHUNK_ROWS)]![(r % CHUNK_ROWS) * WORDS + w]!;
-  }
-
-  /**
-   * Sorts once, on the first search; the chunks go then. The sort is the typed array's own, in place:
-   * a 64-bit key a row, its first digest word above its row (a comparator would copy every row into a
-   * JS array). Rows whose first words are equal (about n² / 2^33 pairs) are then ordered by the rest.
-   */
+  /** Sorts once, on the first search; the rows' digests in file order and the growth slack go then. */
   private sort(): void {
     if (this.heads) return;
-    const { rows } = this;
-    const keys = new BigUint64Array(rows);
-    const halves = new Uint32Array(keys.buffer);
-    const [low, high] = endianness() === 'LE' ? [0, 1] : [1, 0];
-    for (let r = 0; r < rows; r++) {
-      halves[2 * r + low] = r;
-      halves[2 * r + high] = this.word(r, 0);
-    }
-    keys.sort();
-    for (let start = 0, end = 1; start < rows; start = end++) {
-      while (end < rows && halves[2 * end + high] === halves[2 * start + high]) end++;
-      if (end - start < 2) continue;
-      const run = Array.from({ length: end - start }, (_, k) => halves[2 * (start + k) + low]!);
-      run.sort((a, b) => {
-        for (let w = 1; w < WORDS; w++) if (this.word(a, w) !== this.word(b, w)) return this.word(a, w) < this.word(b, w) ? -1 : 1;
-        return a - b;
-      });
-      run.forEach((r, k) => (halves[2 * (start + k) + low] = r));
-    }
-    const tails = new Uint32Array(rows * (WORDS - 1));
-    for (let place = 0; place < rows; place++) {
-      const r = halves[2 * place + low]!;
-      for (let w = 1; w < WORDS; w++) tails[place * (WORDS - 1) + w - 1] = this.word(r, w);
-    }
-    this.chunks = [];
+    const { digests, rows } = this;
+    const order = new Uint32Array(rows);
+    for (let r = 0; r < rows; r++) order[r] = r;
+    order.sort((a, b) => {
+      for (let w = 0; w < WORDS; w++) {
+        const x = digests[a * WORDS + w]!;
+        const y = digests[b * WORDS + w]!;
+        if (x !== y) return x < y ? -1 : 1;
+      }
+      return a - b;
+    });
     const heads = new Uint32Array(rows);
-    for (let place = 0; place < rows; place++) heads[place] = halves[2 * place + high]!;
+    const tails = new Uint32Array(rows * (WORDS - 1));
+    order.forEach((r, place) => {
+      heads[place] = digests[r * WORDS]!;
+      for (let w = 1; w < WORDS; w++) tails[place * (WORDS - 1) + w - 1] = digests[r * WORDS + w]!;
+    });
     // About eight rows a bucket: half a byte a row.
     const bits = Math.min(24, Math.max(0, Math.floor(Math.log2(rows || 1)) - 3));
     const shift = 32 - bits;
     const buckets = new Uint32Array((1 << bits) + 1);
     for (const head of heads) buckets[(bits ? head >>> shift : 0) + 1]! += 1;
     for (let b = 1; b < buckets.length; b++) buckets[b]! += buckets[b - 1]!;
-    Object.assign(this, { heads, tails, buckets, shift, matched: new Uint8Array((rows + 7) >> 3), readBack: new Uint8Array((rows + 7) >> 3) });
+    Object.assign(this, { heads, tails, buckets, shift, matched: new Uint8Array((rows + 7) >> 3), readBack: new Uint8Array((rows + 7) >> 3), digests: new Uint32Array(0) });
   }
 
   /** The place's digest against the probe: negative, zero or positive. */
