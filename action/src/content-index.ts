@@ -1,9 +1,8 @@
 /**
  * The previous version's rows as a multiset of content digests, never the rows: 128 bits of the SHA-256
  * of each row's canonical JSON, in one growable typed array while the rows are read, then sorted once
- * (16 bytes of digest and a 4-byte row number a row) and binary-searched, with one bit a row for
- * "matched". About 20 bytes a row, whatever
- * the row's width (docs/github-action.md), where a Map of strings cost about 125.
+ * (16 bytes of digest a row) and binary-searched, with two bits a row: "matched" and "read back". About
+ * 16.5 bytes a row, whatever the row's width (docs/github-action.md), where a Map of strings cost about 125.
  *
  * Two different contents share a digest with probability about n·m / 2^128 for n previous and m current
  * rows: below 10^-24 for ten million rows each. Such a collision would only make a changed row look
@@ -21,6 +20,24 @@ function digestInto(value: Record<string, unknown>, out: Uint32Array, at: number
   for (let w = 0; w < WORDS; w++) out[at + w] = digest.readUInt32LE(4 * w);
 }
 
+const isSet = (bits: Uint8Array, place: number): boolean => (bits[place >> 3]! & (1 << (place & 7))) !== 0;
+
+function set(bits: Uint8Array, place: number): void {
+  bits[place >> 3]! |= 1 << (place & 7);
+}
+
+/** The first place of [first, end) whose bit is clear, or `end`; the set places of such a range are always a prefix. */
+function firstUnset(bits: Uint8Array, first: number, end: number): number {
+  let lo = first;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (isSet(bits, mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * `add` every previous row, then `take` matches a current row against the earliest previous row of equal
  * content; a second read of the previous version then asks `unmatched` of each row, once and in order, to
@@ -31,19 +48,19 @@ export class ContentIndex {
   private digests = new Uint32Array(WORDS * 1024);
   /**
    * Once sorted (by digest, then row): each place's first digest word (the binary search reads only these
-   * until they are equal), its other three words, and its row. Equal contents are adjacent, earliest first.
+   * until they are equal) and its other three words. Equal contents are adjacent, earliest row first, so
+   * the k-th row of a content in file order is its group's k-th place: no row number is kept.
    */
   private heads: Uint32Array | undefined;
   private tails = new Uint32Array(0);
-  private places = new Uint32Array(0);
   /** Places whose head starts with bucket b's bits are [buckets[b], buckets[b + 1]): a search starts there. */
   private buckets = new Uint32Array(2);
   private shift = 32;
   /** One bit a place. Of each content's places, the matched ones are always the earliest. */
   private matched = new Uint8Array(0);
   private matchedRows = 0;
-  /** Rows asked of `unmatched` so far. */
-  private readBack = 0;
+  /** One bit a place: asked of `unmatched` already. Of each content's places, again the earliest. */
+  private readBack = new Uint8Array(0);
   private readonly probe = new Uint32Array(WORDS);
   rows = 0;
 
@@ -65,47 +82,33 @@ export class ContentIndex {
     const first = this.bound(0);
     // Most contents have one row: the second search is needed only when the first row is taken.
     if (first === this.rows || this.compare(first) !== 0) return false;
-    const end = this.isMatched(first) ? this.bound(1) : first + 1;
-    // The first unmatched place of [first, end), whose matched places are a prefix.
-    let lo = first;
-    let hi = end;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.isMatched(mid)) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo === end) return false;
-    this.matched[lo >> 3]! |= 1 << (lo & 7);
+    const end = isSet(this.matched, first) ? this.bound(1) : first + 1;
+    const place = firstUnset(this.matched, first, end);
+    if (place === end) return false;
+    set(this.matched, place);
     this.matchedRows += 1;
     return true;
   }
 
-  /** Second read of the previous version, row by row in order: true for a row no current row matched. */
+  /**
+   * Second read of the previous version, row by row in order: true for a row no current row matched.
+   * A content's k-th row in this read is its k-th place, matched when k is below the content's matches.
+   */
   unmatched(value: Record<string, unknown>): boolean {
-    const row = this.readBack++;
     this.sort();
     digestInto(value, this.probe, 0);
     const first = this.bound(0);
-    const end = this.bound(1);
-    let lo = first;
-    let hi = end;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.places[mid]! < row) lo = mid + 1;
-      else hi = mid;
-    }
+    const end = first < this.rows && this.compare(first) === 0 ? this.bound(1) : first;
+    const place = firstUnset(this.readBack, first, end);
     // The previous version is one git blob: a second read that differs is a bug, not an input.
-    if (lo === end || this.places[lo] !== row) throw new Error('ContentIndex: the previous version read differently the second time.');
-    return !this.isMatched(lo);
+    if (place === end) throw new Error('ContentIndex: the previous version read differently the second time.');
+    set(this.readBack, place);
+    return !isSet(this.matched, place);
   }
 
   /** Whether any previous row is unmatched (so a second read is worth it). */
   get anyUnmatched(): boolean {
     return this.matchedRows < this.rows;
-  }
-
-  private isMatched(place: number): boolean {
-    return (this.matched[place >> 3]! & (1 << (place & 7))) !== 0;
   }
 
   /** Sorts once, on the first search; the rows' digests in file order and the growth slack go then. */
@@ -134,7 +137,7 @@ export class ContentIndex {
     const buckets = new Uint32Array((1 << bits) + 1);
     for (const head of heads) buckets[(bits ? head >>> shift : 0) + 1]! += 1;
     for (let b = 1; b < buckets.length; b++) buckets[b]! += buckets[b - 1]!;
-    Object.assign(this, { heads, tails, places: order, buckets, shift, matched: new Uint8Array((rows + 7) >> 3), digests: new Uint32Array(0) });
+    Object.assign(this, { heads, tails, buckets, shift, matched: new Uint8Array((rows + 7) >> 3), readBack: new Uint8Array((rows + 7) >> 3), digests: new Uint32Array(0) });
   }
 
   /** The place's digest against the probe: negative, zero or positive. */
