@@ -1,8 +1,12 @@
 /**
  * The previous version's rows as a multiset of content digests, never the rows: 128 bits of the SHA-256
- * of each row's canonical JSON, in one growable typed array while the rows are read, then sorted once
- * (16 bytes of digest a row) and binary-searched, with two bits a row: "matched" and "read back". About
- * 16.5 bytes a row, whatever the row's width (docs/github-action.md), where a Map of strings cost about 125.
+ * of each row's canonical JSON, in one resizable buffer while the rows are read, then sorted in place
+ * once and binary-searched, with two bits a row: "matched" and "read back". About 16.5 bytes a row,
+ * whatever the row's width (docs/github-action.md), where a Map of strings cost about 125.
+ *
+ * The buffer is a resizable ArrayBuffer: it grows inside one address range V8 reserves, so it is never
+ * copied and no large block is ever freed. (A typed array grown by doubling, then copied out to be sorted,
+ * freed blocks of 8–16 MB; glibc kept them, and raised its mmap threshold, so later buffers stayed resident.)
  *
  * Two different contents share a digest with probability about n·m / 2^128 for n previous and m current
  * rows: below 10^-24 for ten million rows each. Such a collision would only make a changed row look
@@ -18,6 +22,25 @@ function digestInto(value: Record<string, unknown>, out: Uint32Array, at: number
   // The one-shot hash: no Hash object (and its native context, freed only when collected) per row.
   const digest = hash('sha256', canonicalJson(value), 'buffer');
   for (let w = 0; w < WORDS; w++) out[at + w] = digest.readUInt32LE(4 * w);
+}
+
+/** The buffer grows by this much at a time: only what is written is ever committed. */
+const GROWTH_BYTES = 1 << 20;
+
+/** ES2024's resizable ArrayBuffer (Node 24 has it; the project's type library is ES2023). */
+interface ResizableBuffer extends ArrayBuffer {
+  readonly maxByteLength: number;
+  resize(byteLength: number): void;
+}
+const ResizableBuffer = ArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => ResizableBuffer;
+
+/** A buffer that may grow to 2 GiB (134 million rows) in place; 256 MiB where the address space is tight. */
+function reserve(): ResizableBuffer {
+  try {
+    return new ResizableBuffer(0, { maxByteLength: 2 ** 31 });
+  } catch {
+    return new ResizableBuffer(0, { maxByteLength: 2 ** 28 });
+  }
 }
 
 const isSet = (bits: Uint8Array, place: number): boolean => (bits[place >> 3]! & (1 << (place & 7))) !== 0;
@@ -44,19 +67,19 @@ function firstUnset(bits: Uint8Array, first: number, end: number): number {
  * find the rows edited or removed since, at the lines a list comparison would name.
  */
 export class ContentIndex {
-  /** While rows are added: row r's digest at words [4r, 4r + 4), in file order. */
-  private digests = new Uint32Array(WORDS * 1024);
-  /**
-   * Once sorted (by digest, then row): each place's first digest word (the binary search reads only these
-   * until they are equal) and its other three words. Equal contents are adjacent, earliest row first, so
-   * the k-th row of a content in file order is its group's k-th place: no row number is kept.
-   */
-  private heads: Uint32Array | undefined;
-  private tails = new Uint32Array(0);
-  /** Places whose head starts with bucket b's bits are [buckets[b], buckets[b + 1]): a search starts there. */
+  /** Row r's digest at words [4r, 4r + 4): in file order while rows are added, then sorted by digest. */
+  private readonly buffer = reserve();
+  /** Tracks the buffer's length as it grows. */
+  private readonly words = new Uint32Array(this.buffer);
+  private sorted = false;
+  /** Places whose first word starts with bucket b's bits are [buckets[b], buckets[b + 1]): a search starts there. */
   private buckets = new Uint32Array(2);
   private shift = 32;
-  /** One bit a place. Of each content's places, the matched ones are always the earliest. */
+  /**
+   * One bit a place. Equal contents are adjacent once sorted and interchangeable (the same digest), so the
+   * k-th row of a content in file order is its group's k-th place: no row number is kept. Of each
+   * content's places, the matched ones are always the earliest.
+   */
   private matched = new Uint8Array(0);
   private matchedRows = 0;
   /** One bit a place: asked of `unmatched` already. Of each content's places, again the earliest. */
@@ -65,13 +88,13 @@ export class ContentIndex {
   rows = 0;
 
   add(value: Record<string, unknown>): void {
-    if (this.heads) throw new Error('ContentIndex: a row was added after the index was searched.');
-    if ((this.rows + 1) * WORDS > this.digests.length) {
-      const grown = new Uint32Array(this.digests.length * 2);
-      grown.set(this.digests);
-      this.digests = grown;
+    if (this.sorted) throw new Error('ContentIndex: a row was added after the index was searched.');
+    const needed = (this.rows + 1) * WORDS * 4;
+    if (needed > this.buffer.byteLength) {
+      if (needed > this.buffer.maxByteLength) throw new Error(`ContentIndex: more than ${this.rows} rows; the index holds at most ${this.buffer.maxByteLength / (WORDS * 4)}.`);
+      this.buffer.resize(Math.min(this.buffer.maxByteLength, this.buffer.byteLength + GROWTH_BYTES));
     }
-    digestInto(value, this.digests, this.rows * WORDS);
+    digestInto(value, this.words, this.rows * WORDS);
     this.rows += 1;
   }
 
@@ -111,42 +134,62 @@ export class ContentIndex {
     return this.matchedRows < this.rows;
   }
 
-  /** Sorts once, on the first search; the rows' digests in file order and the growth slack go then. */
+  /** Sorts once, on the first search: in place (heapsort: no extra memory, n·log n whatever the input). */
   private sort(): void {
-    if (this.heads) return;
-    const { digests, rows } = this;
-    const order = new Uint32Array(rows);
-    for (let r = 0; r < rows; r++) order[r] = r;
-    order.sort((a, b) => {
-      for (let w = 0; w < WORDS; w++) {
-        const x = digests[a * WORDS + w]!;
-        const y = digests[b * WORDS + w]!;
-        if (x !== y) return x < y ? -1 : 1;
-      }
-      return a - b;
-    });
-    const heads = new Uint32Array(rows);
-    const tails = new Uint32Array(rows * (WORDS - 1));
-    order.forEach((r, place) => {
-      heads[place] = digests[r * WORDS]!;
-      for (let w = 1; w < WORDS; w++) tails[place * (WORDS - 1) + w - 1] = digests[r * WORDS + w]!;
-    });
+    if (this.sorted) return;
+    this.sorted = true;
+    const { rows } = this;
+    for (let root = (rows >> 1) - 1; root >= 0; root--) this.siftDown(root, rows);
+    for (let end = rows - 1; end > 0; end--) {
+      this.swap(0, end);
+      this.siftDown(0, end);
+    }
     // About eight rows a bucket: half a byte a row.
     const bits = Math.min(24, Math.max(0, Math.floor(Math.log2(rows || 1)) - 3));
     const shift = 32 - bits;
     const buckets = new Uint32Array((1 << bits) + 1);
-    for (const head of heads) buckets[(bits ? head >>> shift : 0) + 1]! += 1;
+    for (let place = 0; place < rows; place++) buckets[(bits ? this.words[place * WORDS]! >>> shift : 0) + 1]! += 1;
     for (let b = 1; b < buckets.length; b++) buckets[b]! += buckets[b - 1]!;
-    Object.assign(this, { heads, tails, buckets, shift, matched: new Uint8Array((rows + 7) >> 3), readBack: new Uint8Array((rows + 7) >> 3), digests: new Uint32Array(0) });
+    Object.assign(this, { buckets, shift, matched: new Uint8Array((rows + 7) >> 3), readBack: new Uint8Array((rows + 7) >> 3) });
+  }
+
+  private siftDown(root: number, end: number): void {
+    for (let parent = root; ; ) {
+      let child = 2 * parent + 1;
+      if (child >= end) return;
+      if (child + 1 < end && this.order(child, child + 1) < 0) child += 1;
+      if (this.order(parent, child) >= 0) return;
+      this.swap(parent, child);
+      parent = child;
+    }
+  }
+
+  /** Two places' digests compared: negative, zero or positive. */
+  private order(a: number, b: number): number {
+    const { words } = this;
+    for (let w = 0; w < WORDS; w++) {
+      const x = words[a * WORDS + w]!;
+      const y = words[b * WORDS + w]!;
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  }
+
+  private swap(a: number, b: number): void {
+    const { words } = this;
+    for (let w = 0; w < WORDS; w++) {
+      const x = words[a * WORDS + w]!;
+      words[a * WORDS + w] = words[b * WORDS + w]!;
+      words[b * WORDS + w] = x;
+    }
   }
 
   /** The place's digest against the probe: negative, zero or positive. */
   private compare(place: number): number {
-    const head = this.heads![place]!;
-    if (head !== this.probe[0]) return head < this.probe[0]! ? -1 : 1;
-    for (let w = 1; w < WORDS; w++) {
-      const x = this.tails[place * (WORDS - 1) + w - 1]!;
-      const y = this.probe[w]!;
+    const { words, probe } = this;
+    for (let w = 0; w < WORDS; w++) {
+      const x = words[place * WORDS + w]!;
+      const y = probe[w]!;
       if (x !== y) return x < y ? -1 : 1;
     }
     return 0;
