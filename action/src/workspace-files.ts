@@ -175,5 +175,5 @@ export function openWorkspaceFile(roots: ReadRoots, workspace: string, input: st
   const first = open();
   closeSync(first.fd);
   const repoPath = isWithin(roots.workspace, target) ? relative(roots.workspace, target).split('\\').join('/') : undefined;
-  return { path: shown, repoPath, size: first.size, bytes: () => createReadStream('', { fd: open().fd, highWaterMark: 256 * 1024 }) };
+  return { path: shown, repoPath, size: first.size, bytes: () => createReadStream('', { fd: open().fd, highWaterMark: 64 * 1024 }) };
 }
