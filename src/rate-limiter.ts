@@ -228,9 +228,11 @@ export class RateLimiter {
   settle(headers: RateLimitHeaders | undefined, sentAt: number, receivedAt: number): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (headers) this.answered = true;
-    const waiters = this.answerWaiters;
-    this.answerWaiters = [];
-    for (const wake of waiters) wake();
+    if (this.answerWaiters.length > 0) {
+      const waiters = this.answerWaiters;
+      this.answerWaiters = [];
+      for (const wake of waiters) wake();
+    }
     if (!headers) {
       this.share.uncounted();
       return;

@@ -98,9 +98,18 @@ export class RequestSender {
   private readonly retryBudget = new RetryBudget();
   private readonly redactor: Redactor;
 
+  /** Tells the adapter's log of a rate-limit wait (one function for every call). */
+  private readonly onWait: (ms: number, reason: WaitReason) => void;
+  /** The headers of every call, built once. */
+  private readonly fixedHeaders: Record<string, string>;
+
   constructor(options: SenderOptions) {
     this.options = options;
+    this.onWait = (ms, reason) => options.onEvent?.({ type: 'rate_limit_wait', ms, reason });
     this.redactor = new Redactor([options.apiKey, options.redactKey]);
+    this.fixedHeaders = { accept: 'application/json' };
+    if (options.apiKey) this.fixedHeaders.authorization = `Bearer ${options.apiKey}`;
+    if (options.userAgent) this.fixedHeaders['user-agent'] = options.userAgent;
   }
 
   /**
@@ -121,9 +130,7 @@ export class RequestSender {
   }
 
   private headers(request: ApiRequest): Record<string, string> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
+    const headers = { ...this.fixedHeaders };
     if (request.body !== undefined || request.bodyText !== undefined) headers['content-type'] = 'application/json';
     if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
     return headers;
@@ -153,28 +160,32 @@ export class RequestSender {
     });
   }
 
+  /** The error a call ends with: marked unknown when an attempt of a write may have committed. */
+  private ended(request: ApiRequest, uncertain: boolean, error: ApiError): ApiError {
+    return settled(error, request.method !== 'GET' && uncertain);
+  }
+
+  /** How errors name the call: its path may hold a caller's id, so it is redacted like the rest. */
+  private callName(request: ApiRequest): string {
+    return `${request.method} ${this.redact(request.path)}`;
+  }
+
   async send<T>(request: ApiRequest): Promise<ApiResponse<T>> {
     const { runtime, limiter } = this.options;
-    const idempotent = request.method === 'GET' || Boolean(request.idempotencyKey);
-    const write = request.method !== 'GET';
     const body = request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
-    const state: RetryState = { retries: 0, serverErrors: 0, rateLimited: 0 };
-    const onWait = (ms: number, reason: WaitReason) => this.options.onEvent?.({ type: 'rate_limit_wait', ms, reason });
+    // Made on the first failure: the common call succeeds at once.
+    let state: RetryState | undefined;
     // Sticky: once an attempt of a write may have committed, only a definitive answer settles it.
     let uncertain = false;
-    const end = (error: ApiError) => settled(error, write && uncertain);
-
     const { deadline } = request;
-    // How errors name the call (built only for an error): its path may hold a caller's id, so it is redacted like the rest.
-    const call = () => `${request.method} ${this.redact(request.path)}`;
     for (let attempt = 0; ; attempt++) {
-      if (request.signal?.aborted) throw end(abortedError());
-      if (deadline !== undefined && attempt > 0 && runtime.now() >= deadline) throw end(deadlineError(call()));
+      if (request.signal?.aborted) throw this.ended(request, uncertain, abortedError());
+      if (deadline !== undefined && attempt > 0 && runtime.now() >= deadline) throw this.ended(request, uncertain, deadlineError(this.callName(request)));
       try {
-        const wait = limiter.acquire(runtime, request.budget, request.signal, onWait, deadline);
+        const wait = limiter.acquire(runtime, request.budget, request.signal, this.onWait, deadline);
         if (wait) await wait;
       } catch (error) {
-        throw end(isAbort(request.signal) ? abortedError() : error instanceof ApiError ? error : transportError(String(error)));
+        throw this.ended(request, uncertain, isAbort(request.signal) ? abortedError() : error instanceof ApiError ? error : transportError(String(error)));
       }
       const sentAt = runtime.now();
       const timeoutMs = deadline === undefined ? undefined : Math.max(MIN_ATTEMPT_MS, deadline - sentAt);
@@ -186,11 +197,11 @@ export class RequestSender {
       } catch (error) {
         limiter.settle(undefined, sentAt, runtime.now());
         // Nothing left: the same request would be refused again, and nothing can have been committed.
-        if (refusedBeforeSending(error)) throw end(notSentError(call(), this.redact(reasonOf(error))));
+        if (refusedBeforeSending(error)) throw this.ended(request, uncertain, notSentError(this.callName(request), this.redact(reasonOf(error))));
         programmingError = isProgrammingError(error) ? error : undefined;
         if (!programmingError && !neverConnected(error)) uncertain = true;
-        if (!programmingError && isAbort(request.signal)) throw end(abortedError());
-        failure = transportError(`No answer from the service for ${call()}: ${this.redact(reasonOf(error))}`);
+        if (!programmingError && isAbort(request.signal)) throw this.ended(request, uncertain, abortedError());
+        failure = transportError(`No answer from the service for ${this.callName(request)}: ${this.redact(reasonOf(error))}`);
       }
       // Rethrown as it is (its words redacted), after the catch: n8n's scanner refuses a raw re-throw inside one.
       if (programmingError instanceof Error) programmingError.message = this.redact(programmingError.message);
@@ -211,7 +222,7 @@ export class RequestSender {
             return { status: response.status, data, requestId, replayed: response.headers['idempotent-replay'] === 'true', rateLimit };
           } catch {
             // A 2xx whose body was cut off: the outcome is unknown, so it is a transport error.
-            failure = transportError(`The service's answer to ${call()} (HTTP ${response.status}) was not complete JSON.`, response.status, requestId);
+            failure = transportError(`The service's answer to ${this.callName(request)} (HTTP ${response.status}) was not complete JSON.`, response.status, requestId);
           }
         } else {
           failure = this.errorFrom(response.status, text, requestId, response.status === 429 ? rateLimitedWaitSeconds(rateLimit, receivedAt) : rateLimit.retryAfter);
@@ -219,29 +230,30 @@ export class RequestSender {
         if (attemptMayHaveCommitted(failure)) uncertain = true;
       }
       failure = failure!;
+      state ??= { retries: 0, serverErrors: 0, rateLimited: 0 };
       if (failure.status >= 500) state.serverErrors += 1;
-      const decision = decideRetry(failure, state, this.options.retry, idempotent);
-      if (decision.kind === 'stop') throw end(failure);
+      const decision = decideRetry(failure, state, this.options.retry, request.method === 'GET' || Boolean(request.idempotencyKey));
+      if (decision.kind === 'stop') throw this.ended(request, uncertain, failure);
       if (decision.kind === 'rate_limit') {
         state.rateLimited += 1;
         if (decision.belowFloor) state.shortRateLimits = (state.shortRateLimits ?? 0) + 1;
-        if (state.rateLimited > MAX_RATE_LIMITED_ATTEMPTS) throw end(failure);
+        if (state.rateLimited > MAX_RATE_LIMITED_ATTEMPTS) throw this.ended(request, uncertain, failure);
         // Not processed (spec §7): no retry budget is spent; the wait counts against the caller's bound.
         limiter.block(decision.waitSeconds, runtime.now());
         continue;
       }
       if (!this.retryBudget.trySpend(failure.code === 'transport_error')) {
         // The client's own limit: no HTTP status of its own (the last answer's is named in the message).
-        throw end(new ApiError({ ...failure.toJSON(), status: 0, code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.status ? `HTTP ${failure.status} ` : ''}${failure.code}: ${failure.message})` }));
+        throw this.ended(request, uncertain, new ApiError({ ...failure.toJSON(), status: 0, code: 'retry_budget_exhausted', message: `Retries stopped: too many failures in a row (last: ${failure.status ? `HTTP ${failure.status} ` : ''}${failure.code}: ${failure.message})` }));
       }
       const delayMs = Math.max(backoffDelay(state.retries, this.options.retry, runtime.random), decision.atLeastMs ?? 0);
-      if (deadline !== undefined && runtime.now() + delayMs >= deadline) throw end(deadlineError(call()));
+      if (deadline !== undefined && runtime.now() + delayMs >= deadline) throw this.ended(request, uncertain, deadlineError(this.callName(request)));
       state.retries += 1;
       this.options.onEvent?.({ type: 'retry', method: request.method, path: this.redact(request.path), code: failure.code, retry: state.retries, delayMs, requestId: failure.requestId });
       try {
         await runtime.sleep(delayMs, request.signal);
       } catch (error) {
-        throw end(isAbort(request.signal) ? abortedError() : error instanceof ApiError ? error : transportError(String(error)));
+        throw this.ended(request, uncertain, isAbort(request.signal) ? abortedError() : error instanceof ApiError ? error : transportError(String(error)));
       }
     }
   }

@@ -49,17 +49,10 @@ export class Messages {
         maxCount: size,
         what,
         body,
-        work: async (call) => {
-          const response = await this.core.sender.send<unknown>({
-            method: 'POST',
-            path,
-            bodyText: call.bodyText,
-            idempotencyKey: call.idempotencyKey,
-            signal: call.signal,
-            budget: call.budget,
-          });
-          return { result: mapRows(call, response.data, callInfo(call, response.requestId, response.replayed)), replayed: response.replayed };
-        },
+        work: (call) =>
+          this.core.sender
+            .send<unknown>({ method: 'POST', path, bodyText: call.bodyText, idempotencyKey: call.idempotencyKey, signal: call.signal, budget: call.budget })
+            .then((response) => ({ result: mapRows(call, response.data, callInfo(call, response.requestId, response.replayed)), replayed: response.replayed })),
         failed: (call, err) => failedChunk(call, err, callInfo(call, asChunkError(err).requestId)),
         skipped: (call, err) => skippedChunk(call, err, callInfo(call)),
       },

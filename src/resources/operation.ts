@@ -1,7 +1,7 @@
 import { budgetFor } from '../core.ts';
 import type { ClientCore } from '../core.ts';
 import { chunkWithin, runChunks, utf8Bytes } from '../chunking.ts';
-import type { Chunk, SizedChunk } from '../chunking.ts';
+import type { SizedChunk } from '../chunking.ts';
 import { inputError } from '../errors.ts';
 import { chunkIdempotencyKey, splitIdempotencyKey, validateIdempotencyKey } from '../idempotency.ts';
 import type { WaitBudget } from '../rate-limiter.ts';
@@ -36,75 +36,121 @@ export interface ChunkedWrite<T, R> {
  * key (`<key>.0`, `<key>.1`: deterministic, and never the whole chunk's key with another body). A single
  * item larger than `maxBodyBytes` is refused before sending, without stopping the run.
  */
-export async function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrite<T, R>, options: RequestOptions | undefined): Promise<{ results: R[]; error?: unknown }> {
+export function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrite<T, R>, options: RequestOptions | undefined): Promise<{ results: R[]; error?: unknown }> {
   const { items, what } = write;
   if (!Array.isArray(items)) throw inputError(`${what} must be a list.`, what);
+  const run = new ChunkedRun(core, write, options);
+  // One call (up to the count bound, within the size bound) is the common case: it needs no chunk list,
+  // no lanes, and nothing is left to skip.
+  let built: string | undefined;
+  if (items.length > 0 && items.length <= write.maxCount) {
+    const list = items.slice();
+    built = JSON.stringify(write.body(list));
+    // At most 3 UTF-8 bytes per UTF-16 unit: a body that fits even so need not be counted.
+    const bytes = built.length * 3 <= core.maxBodyBytes ? built.length : utf8Bytes(built);
+    if (bytes <= core.maxBodyBytes || list.length === 1) return run.settle(run.call({ chunk: 0, offset: 0, items: list, bodyText: built, bytes }, 1));
+  }
+  // Too big for one call: cut by size. The whole list's body, already built above, is not built again.
+  const whole = (list: T[]) => {
+    const text = built ?? JSON.stringify(write.body(list));
+    built = undefined;
+    return text;
+  };
+  const chunks = chunkWithin(items, write.maxCount, core.maxBodyBytes, { whole, fromTexts: (texts) => run.bodyText(texts) });
+  const calls = chunks.map((c) => run.call(c, chunks.length));
+  return runChunks(
+    calls,
+    core.concurrency,
+    async (c) => {
+      const { results, error } = await run.settle(c as ChunkCall<T>);
+      return { value: results, error };
+    },
+    (c, error) => [run.skip(c as ChunkCall<T>, error)],
+  ).then((done) => ({ results: done.results.flat(), error: done.error }));
+}
+
+/** One chunked write in progress: its calls' keys, its shared budget, and how each call settles. */
+class ChunkedRun<T, R> {
+  private readonly core: ClientCore;
+  private readonly write: ChunkedWrite<T, R>;
+  private readonly options: RequestOptions | undefined;
+  private readonly budget: WaitBudget;
+  /** The key the calls' keys derive from; undefined when the caller gives a key per chunk (a function). */
+  private readonly base: string | undefined;
+  private chunks = 1;
   // Bodies from items' own texts are needed only to cut a chunk that is too big: built on first use.
-  let fromTexts: ((texts: string[]) => string) | undefined;
-  const bodyText = (texts: string[]) => (fromTexts ??= bodyBuilder(write.body))(texts);
-  const chunks = chunkWithin(items, write.maxCount, core.maxBodyBytes, { whole: (list) => JSON.stringify(write.body(list)), fromTexts: bodyText });
-  const given = options?.idempotencyKey;
-  const keyOf =
-    typeof given === 'function'
-      ? (c: Chunk<T>) => validateIdempotencyKey(given({ chunk: c.chunk, offset: c.offset, items: c.items, chunks: chunks.length }))
-      : ((base: string) => (c: Chunk<T>) => chunkIdempotencyKey(base, c.chunk, chunks.length))(given === undefined ? core.newIdempotencyKey() : validateIdempotencyKey(given));
-  const budget = budgetFor(core);
-  const calls: ChunkCall<T>[] = chunks.map((c) => ({ ...c, idempotencyKey: keyOf(c), budget, signal: options?.signal }));
-  const notify = (call: ChunkCall<T>, status: ChunkEvent['status'], startedAt?: number, extra: Partial<ChunkEvent> = {}) =>
-    options?.onChunk?.({
+  private fromTexts: ((texts: string[]) => string) | undefined;
+
+  constructor(core: ClientCore, write: ChunkedWrite<T, R>, options: RequestOptions | undefined) {
+    this.core = core;
+    this.write = write;
+    this.options = options;
+    this.budget = budgetFor(core);
+    const given = options?.idempotencyKey;
+    this.base = typeof given === 'function' ? undefined : given === undefined ? core.newIdempotencyKey() : validateIdempotencyKey(given);
+  }
+
+  bodyText(texts: string[]): string {
+    return (this.fromTexts ??= bodyBuilder(this.write.body))(texts);
+  }
+
+  /** A chunk made a call: its key (from the caller's function, or derived from the base key), budget and signal. */
+  call(c: SizedChunk<T>, chunks: number): ChunkCall<T> {
+    this.chunks = chunks;
+    const given = this.options?.idempotencyKey;
+    const idempotencyKey =
+      typeof given === 'function'
+        ? validateIdempotencyKey(given({ chunk: c.chunk, offset: c.offset, items: c.items, chunks }))
+        : chunkIdempotencyKey(this.base!, c.chunk, chunks);
+    return { chunk: c.chunk, offset: c.offset, items: c.items, bodyText: c.bodyText, bytes: c.bytes, idempotencyKey, budget: this.budget, signal: this.options?.signal };
+  }
+
+  private notify(call: ChunkCall<T>, status: ChunkEvent['status'], startedAt?: number, extra: Partial<ChunkEvent> = {}): void {
+    this.options?.onChunk?.({
       chunk: call.chunk,
-      chunks: calls.length,
+      chunks: this.chunks,
       offset: call.offset,
       count: call.items.length,
       status,
       idempotencyKey: call.idempotencyKey,
-      ms: startedAt === undefined ? undefined : core.runtime.now() - startedAt,
+      ms: startedAt === undefined ? undefined : this.core.runtime.now() - startedAt,
       ...extra,
     });
-  const fail = (call: ChunkCall<T>, error: unknown): R => {
+  }
+
+  private fail(call: ChunkCall<T>, error: unknown): R {
     const apiError = asChunkError(error);
-    notify(call, apiError.outcomeUnknown ? 'unknown' : 'failed', undefined, { error: apiError });
-    return write.failed(call, apiError);
-  };
-  const skip = (call: ChunkCall<T>, error: unknown): R => {
-    notify(call, 'skipped', undefined, { error: asChunkError(error) });
-    return write.skipped(call, error);
-  };
+    this.notify(call, apiError.outcomeUnknown ? 'unknown' : 'failed', undefined, { error: apiError });
+    return this.write.failed(call, apiError);
+  }
+
+  skip(call: ChunkCall<T>, error: unknown): R {
+    this.notify(call, 'skipped', undefined, { error: asChunkError(error) });
+    return this.write.skipped(call, error);
+  }
 
   /** One call, split in halves while the service answers 413; never throws. */
-  const settle = async (call: ChunkCall<T>): Promise<{ results: R[]; error?: unknown }> => {
+  async settle(call: ChunkCall<T>): Promise<{ results: R[]; error?: unknown }> {
+    const { core, write } = this;
     if (call.items.length === 1 && call.bytes > core.maxBodyBytes) {
-      const error = inputError(`Item ${call.offset} of ${what} makes a body of ${call.bytes} bytes, over the ${core.maxBodyBytes}-byte bound (maxBodyBytes); it was not sent.`, `${what}[${call.offset}]`);
-      return { results: [fail(call, error)] };
+      const error = inputError(`Item ${call.offset} of ${write.what} makes a body of ${call.bytes} bytes, over the ${core.maxBodyBytes}-byte bound (maxBodyBytes); it was not sent.`, `${write.what}[${call.offset}]`);
+      return { results: [this.fail(call, error)] };
     }
     const startedAt = core.runtime.now();
     try {
       const { result, replayed } = await write.work(call);
-      notify(call, 'done', startedAt, { replayed });
+      if (this.options?.onChunk) this.notify(call, 'done', startedAt, { replayed });
       return { results: [result] };
     } catch (error) {
       const apiError = asChunkError(error);
-      if (apiError.status !== 413 || apiError.outcomeUnknown || call.items.length < 2) return { results: [fail(call, apiError)], error: apiError };
-      const [first, second] = halves(call, bodyText);
-      const a = await settle(first);
-      if (a.error !== undefined) return { results: [...a.results, skip(second, a.error)], error: a.error };
-      const b = await settle(second);
+      if (apiError.status !== 413 || apiError.outcomeUnknown || call.items.length < 2) return { results: [this.fail(call, apiError)], error: apiError };
+      const [first, second] = halves(call, (texts) => this.bodyText(texts));
+      const a = await this.settle(first);
+      if (a.error !== undefined) return { results: [...a.results, this.skip(second, a.error)], error: a.error };
+      const b = await this.settle(second);
       return { results: [...a.results, ...b.results], error: b.error };
     }
-  };
-
-  // One call (up to 500 inputs) is the common case: it needs no lanes, and nothing is left to skip.
-  if (calls.length === 1) return settle(calls[0]!);
-  const run = await runChunks(
-    calls,
-    core.concurrency,
-    async (c) => {
-      const { results, error } = await settle(c as ChunkCall<T>);
-      return { value: results, error };
-    },
-    (c, error) => [skip(c as ChunkCall<T>, error)],
-  );
-  return { results: run.results.length === 1 ? run.results[0]! : run.results.flat(), error: run.error };
+  }
 }
 
 /**

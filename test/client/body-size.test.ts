@@ -101,3 +101,13 @@ test('against the sandbox: a service limit below the client bound (413) splits t
     await small.close();
   }
 });
+
+test('an empty list makes no call: nothing to send, nothing reported', async () => {
+  const { client, requests, close } = sandboxClient(sandbox);
+  const messages = await client.messages.sendBatch([]);
+  const contacts = await client.contacts.import([]);
+  await close();
+  expect(requests).toHaveLength(0);
+  expect(messages).toMatchObject({ results: [], sent: 0, failed: 0, unknown: 0, notAttempted: 0 });
+  expect(contacts.chunks).toEqual([]);
+});
