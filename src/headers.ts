@@ -10,9 +10,20 @@ export interface RateLimitHeaders {
   date?: number;
 }
 
+/**
+ * Digits, with white space around them allowed (what `/^\s*\d+\s*$/` accepts; `trim` drops the same
+ * characters as `\s`). A loop, not a regular expression: three of these run on every answer.
+ */
 function nonNegativeInt(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
-  const n = Number(value);
+  if (value === undefined) return undefined;
+  const digits = value.trim();
+  if (digits.length === 0) return undefined;
+  let n = 0;
+  for (let i = 0; i < digits.length; i++) {
+    const digit = digits.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    n = n * 10 + digit;
+  }
   return Number.isSafeInteger(n) ? n : undefined;
 }
 

@@ -194,10 +194,24 @@ export class RateLimiter {
    */
   acquire(runtime: Runtime, budget: WaitBudget, signal?: AbortSignal, onWait?: (ms: number, reason: WaitReason) => void, deadline?: number): Promise<void> | undefined {
     if (!this.answered && this.inFlight > 0) return this.waitTurn(runtime, budget, signal, onWait, deadline);
-    const delay = this.delayFor(runtime.now(), runtime.random);
-    if (delay.ms > 0) return this.waitTurn(runtime, budget, signal, onWait, deadline, delay);
+    const now = runtime.now();
+    if (!this.goesAtOnceAlone(now)) {
+      const delay = this.delayFor(now, runtime.random);
+      if (delay.ms > 0) return this.waitTurn(runtime, budget, signal, onWait, deadline, delay);
+    }
     this.enter(runtime);
     return undefined;
+  }
+
+  /**
+   * True when `delayFor` would answer 0 without drawing a random number, found without its shared-window
+   * arithmetic: alone on the key, not blocked by a 429, inside the known window (a window past its reset
+   * goes to `delayFor`, which rolls it over), with calls to spare. Every call of a lone process asks this.
+   */
+  private goesAtOnceAlone(now: number): boolean {
+    if (now < this.blockedUntil || this.share.sharers > 1) return false;
+    if (this.windowReset !== undefined && now >= this.resetAtLocal()!) return false;
+    return this.remaining === undefined || this.remaining - this.inFlight > 0;
   }
 
   /** The wait of `acquire`; `first` is the delay it already drew (drawn again, it would take another random). */

@@ -30,19 +30,25 @@ function elementError(error: ServiceErrorBody, call: CallInfo): ApiError {
  */
 export function mapRows<T>(chunk: Chunk<T>, data: unknown, call: CallInfo): ItemResult[] {
   const rows = Array.isArray((data as { data?: unknown })?.data) ? ((data as { data: Row[] }).data) : undefined;
-  const results = new Array<ItemResult | undefined>(chunk.items.length);
-  for (let at = 0; at < (rows?.length ?? 0); at++) {
+  const count = chunk.items.length;
+  const results = new Array<ItemResult | undefined>(count);
+  let mapped = 0;
+  for (let at = 0, end = rows?.length ?? 0; at < end; at++) {
     const row = rows![at];
     const i = row?.index;
-    if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= chunk.items.length || results[i]) continue;
+    if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= count || results[i]) continue;
     const index = chunk.offset + i;
     if (typeof row.id === 'string') {
       results[i] = { index, status: 'sent', id: row.id, call, row };
+      mapped += 1;
     } else if (row.error && typeof row.error === 'object') {
       results[i] = { index, status: 'failed', error: elementError(row.error, call), wholeCall: false, call };
+      mapped += 1;
     }
   }
-  for (let i = 0; i < results.length; i++) {
+  // Every element had its row (the common case): nothing is left to fill.
+  if (mapped === count) return results as ItemResult[];
+  for (let i = 0; i < count; i++) {
     results[i] ??= {
       index: chunk.offset + i,
       status: 'unknown',

@@ -133,6 +133,12 @@ describe('header parsing and clock skew', () => {
     expect(bad).toEqual({ limit: undefined, remaining: undefined, reset: undefined, retryAfter: undefined, date: undefined });
   });
 
+  test('a count may have white space around its digits, and nothing else: empty, signed, spaced inside or past 2^53 is undefined', () => {
+    const limit = (value: string) => parseRateLimitHeaders({ 'x-ratelimit-limit': value }, 0).limit;
+    expect([' 60', '60 ', '\t7\n', '\u00a012\u3000', '007', '9007199254740991'].map(limit)).toEqual([60, 60, 7, 12, 7, 9007199254740991]);
+    expect(['', '   ', '+5', '6 0', '5x', '\u0665', '9007199254740992', '1e3'].map(limit)).toEqual(Array(8).fill(undefined));
+  });
+
   test('Retry-After as an HTTP date is relative to the server clock given', () => {
     const now = Date.parse('Tue, 14 Nov 2023 22:13:20 GMT');
     expect(parseRetryAfter('Tue, 14 Nov 2023 22:13:25 GMT', now)).toBe(5);
