@@ -44,17 +44,13 @@ export function parseRetryAfter(value: string | undefined, serverNow: number): n
   return Number.isNaN(at) ? undefined : Math.max(0, (at - serverNow) / 1000);
 }
 
-/** The last `Date` header read and its value: answers within one second carry the same text. */
-let lastDate: { text: string; ms: number } | undefined;
-
-function serverDate(text: string | undefined): number | undefined {
+function dateMs(text: string | undefined): number | undefined {
   if (!text) return undefined;
-  if (lastDate?.text !== text) lastDate = { text, ms: Date.parse(text) };
-  return Number.isNaN(lastDate.ms) ? undefined : lastDate.ms;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
-export function parseRateLimitHeaders(headers: Record<string, string | undefined>, now: number): RateLimitHeaders {
-  const date = serverDate(headers['date']);
+function readRateLimitHeaders(headers: Record<string, string | undefined>, now: number, date: number | undefined): RateLimitHeaders {
   return {
     limit: nonNegativeInt(headers['x-ratelimit-limit']),
     remaining: nonNegativeInt(headers['x-ratelimit-remaining']),
@@ -62,6 +58,24 @@ export function parseRateLimitHeaders(headers: Record<string, string | undefined
     retryAfter: parseRetryAfter(headers['retry-after'], date ?? now),
     date,
   };
+}
+
+export function parseRateLimitHeaders(headers: Record<string, string | undefined>, now: number): RateLimitHeaders {
+  return readRateLimitHeaders(headers, now, dateMs(headers['date']));
+}
+
+/**
+ * `parseRateLimitHeaders` for one sender's answers, remembering the last `Date` it parsed: answers within
+ * one second carry the same text, and `Date.parse` is the costliest step of reading them.
+ */
+export class RateLimitHeaderReader {
+  private lastDate: { text: string; ms: number | undefined } | undefined;
+
+  read(headers: Record<string, string | undefined>, now: number): RateLimitHeaders {
+    const text = headers['date'];
+    if (text !== undefined && this.lastDate?.text !== text) this.lastDate = { text, ms: dateMs(text) };
+    return readRateLimitHeaders(headers, now, text === undefined ? undefined : this.lastDate!.ms);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ApiError, transportError } from './errors.ts';
 import type { ServiceErrorBody } from './errors.ts';
-import { parseRateLimitHeaders, rateLimitedWaitSeconds } from './headers.ts';
+import { rateLimitedWaitSeconds, RateLimitHeaderReader } from './headers.ts';
 import { Redactor } from './redaction.ts';
 import type { RateLimitHeaders } from './headers.ts';
 import type { RateLimiter, WaitBudget, WaitReason } from './rate-limiter.ts';
@@ -97,6 +97,7 @@ export class RequestSender {
   private readonly options: SenderOptions;
   private readonly retryBudget = new RetryBudget();
   private readonly redactor: Redactor;
+  private readonly rateLimitHeaders = new RateLimitHeaderReader();
 
   /** Tells the adapter's log of a rate-limit wait (one function for every call). */
   private readonly onWait: (ms: number, reason: WaitReason) => void;
@@ -208,7 +209,7 @@ export class RequestSender {
       if (programmingError !== undefined) throw programmingError;
       if (response) {
         const receivedAt = runtime.now();
-        const rateLimit = parseRateLimitHeaders(response.headers, receivedAt);
+        const rateLimit = this.rateLimitHeaders.read(response.headers, receivedAt);
         // A refused call (429) is governed by its Retry-After alone: its Remaining would hold the key
         // until the window's end even when the service says to come back sooner.
         limiter.settle(response.status === 429 ? { ...rateLimit, remaining: undefined } : rateLimit, sentAt, receivedAt);

@@ -1,6 +1,6 @@
 import { chunk, runChunks } from '../../src/chunking.ts';
 import { ClockSkew } from '../../src/clock-skew.ts';
-import { parseRateLimitHeaders, parseRetryAfter } from '../../src/headers.ts';
+import { parseRateLimitHeaders, parseRetryAfter, RateLimitHeaderReader } from '../../src/headers.ts';
 import { chunkIdempotencyKey, deriveIdempotencyKey, validateIdempotencyKey } from '../../src/idempotency.ts';
 import { canonicalJson } from '../../src/canonical-json.ts';
 import { normalizeBaseUrl } from '../../src/base-url.ts';
@@ -131,6 +131,18 @@ describe('header parsing and clock skew', () => {
     expect(h).toEqual({ limit: 60, remaining: 0, reset: 1700000060, retryAfter: 12, date: Date.parse('Tue, 14 Nov 2023 22:13:20 GMT') });
     const bad = parseRateLimitHeaders({ 'x-ratelimit-limit': 'lots', 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset': '1.5', 'retry-after': 'soon', date: 'never' }, 0);
     expect(bad).toEqual({ limit: undefined, remaining: undefined, reset: undefined, retryAfter: undefined, date: undefined });
+  });
+
+  test("a sender's reader remembers the last Date it parsed, and reads every answer as the plain parse does", () => {
+    const reader = new RateLimitHeaderReader();
+    const answers = ['Tue, 14 Nov 2023 22:13:20 GMT', 'Tue, 14 Nov 2023 22:13:20 GMT', 'Tue, 14 Nov 2023 22:13:21 GMT', undefined, 'garbled', 'Tue, 14 Nov 2023 22:13:21 GMT'].map((date, i) => ({
+      'x-ratelimit-remaining': String(10 - i),
+      'retry-after': 'Tue, 14 Nov 2023 22:13:30 GMT',
+      date,
+    }));
+    const read = answers.map((headers) => reader.read(headers, 1_700_000_000_000));
+    expect(read).toEqual(answers.map((headers) => parseRateLimitHeaders(headers, 1_700_000_000_000)));
+    expect(read.map((h) => h.retryAfter)).toEqual([10, 10, 9, 10, 10, 9]); // without a Date (or an unreadable one), against the local clock
   });
 
   test('a count may have white space around its digits, and nothing else: empty, signed, spaced inside or past 2^53 is undefined', () => {
