@@ -9,6 +9,7 @@ import type { ActionMemoryPair } from './action-memory-report.ts';
 import { lineChart } from './charts.ts';
 import { POLL_BOUND_FORMULA, pollBound } from './job-wait.ts';
 import { N8N_SCALE_RESULTS, n8nScaleCharts, n8nScaleSection, type N8nScaleResults } from './n8n-scale-report.ts';
+import { readSandboxRetention, sandboxRetentionSection, type SandboxRetentionResults } from './sandbox-retention-report.ts';
 import type { Point, Results, Row } from './results.ts';
 
 const OURS = '#1f6feb';
@@ -83,8 +84,8 @@ function charts(results: Results): Record<string, string> {
 /** bench/results.json and, read beside it, the action-memory bench's own before and after files. */
 export type ReportInput = Results & { actionMemory?: ActionMemoryPair };
 
-/** The page and its SVG files (by name, under docs/benchmarks/), all from `results` (and `n8nScale`, when measured) alone. */
-export function renderReport(results: ReportInput, n8nScale: N8nScaleResults | null = null): { page: string; files: Record<string, string> } {
+/** The page and its SVG files (by name, under docs/benchmarks/), all from `results` (and `n8nScale`, `sandboxRetention`, when measured) alone. */
+export function renderReport(results: ReportInput, n8nScale: N8nScaleResults | null = null, sandboxRetention: SandboxRetentionResults | null = null): { page: string; files: Record<string, string> } {
   const files = { ...charts(results), ...(n8nScale ? n8nScaleCharts(n8nScale) : {}) };
   const memory = results.actionMemory ?? { before: null, after: null };
   if (memory.before || memory.after) files['action-memory.svg'] = actionMemoryChart(memory);
@@ -134,12 +135,14 @@ export function renderReport(results: ReportInput, n8nScale: N8nScaleResults | n
     '',
     ...actionMemorySection(memory),
     ...(n8nScale ? ['', ...n8nScaleSection(n8nScale)] : []),
+    // The n8n section ends with a blank line (the page's last newline); without it, one is needed here.
+    ...(sandboxRetention ? [...(n8nScale ? [] : ['']), ...sandboxRetentionSection(sandboxRetention)] : []),
   ].join('\n');
   return { page, files };
 }
 
 export function writeReport(root: string, results: ReportInput): void {
-  const { page, files } = renderReport({ ...results, actionMemory: results.actionMemory ?? readActionMemory(root) }, readN8nScaleResults(root));
+  const { page, files } = renderReport({ ...results, actionMemory: results.actionMemory ?? readActionMemory(root) }, readN8nScaleResults(root), readSandboxRetention(root));
   mkdirSync(join(root, 'docs', 'benchmarks'), { recursive: true });
   writeFileSync(join(root, 'docs', 'benchmarks.md'), page);
   for (const [name, svg] of Object.entries(files)) writeFileSync(join(root, 'docs', 'benchmarks', name), svg);

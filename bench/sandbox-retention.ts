@@ -8,15 +8,20 @@
  * Options: --messages <n> (default 1,000,000), --retain <n> (a config retain_messages instead of the
  * default; e.g. 1e9 to measure what a message costs when it is kept), --in-process (the sandbox runs in
  * this process; with node --expose-gc, as the npm script runs it, each sample is taken after a full GC
- * and also shows the live heap, which RSS hides behind V8's lazily collected garbage).
+ * and also shows the live heap, which RSS hides behind V8's lazily collected garbage), --write (a run of
+ * the defaults stores its figures in bench/results-sandbox-retention.json and rewrites docs/benchmarks.md).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { start } from '../sandbox/server.ts';
+import { readResults, writeReport } from './report.ts';
+import { machine } from './results.ts';
+import { SANDBOX_RETENTION_RESULTS, type SandboxRetentionResults } from './sandbox-retention-report.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 
-const { values } = parseArgs({ options: { messages: { type: 'string', default: '1000000' }, retain: { type: 'string' }, 'in-process': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { messages: { type: 'string', default: '1000000' }, retain: { type: 'string' }, 'in-process': { type: 'boolean' }, write: { type: 'boolean', default: false } } });
 const MESSAGES = Number(values.messages);
 const BATCH = 500;
 const IN_FLIGHT = 4;
@@ -122,6 +127,25 @@ async function main(): Promise<void> {
     const ok = replay.replay && replay.text === firstAnswer && summary.duplicates_detected === BATCH && rows === totals.messages_retained && totals.messages === MESSAGES + BATCH && perKey.length === batches && perKey.every((n) => n === BATCH);
     console.log(ok ? 'checks: all hold' : 'checks: FAILED');
     process.exitCode = ok ? 0 : 1;
+    if (values.write) {
+      // The page shows the sandbox as it runs by default: a child process at its default retention.
+      if (values.retain !== undefined || values['in-process']) throw new Error('--write stores a run of the defaults only (no --retain, no --in-process)');
+      const stored: SandboxRetentionResults = {
+        machine: machine(),
+        messages: MESSAGES,
+        batch: BATCH,
+        seconds: Math.round(seconds * 10) / 10,
+        rss: [...samples].map(([messages, m]) => ({ messages, mb: m.rss })),
+        replay: { replayed: replay.replay, sameAnswer: replay.text === firstAnswer },
+        duplicatesDetected: summary.duplicates_detected,
+        ledger: { pages, rows, retained: totals.messages_retained, messages: totals.messages, evicted: totals.messages_evicted },
+        checks: ok,
+      };
+      const root = process.cwd();
+      writeFileSync(join(root, SANDBOX_RETENTION_RESULTS), `${JSON.stringify(stored, null, 2)}\n`);
+      writeReport(root, readResults(root));
+      console.log(`Stored in ${SANDBOX_RETENTION_RESULTS}; docs/benchmarks.md rewritten.`);
+    }
   } finally {
     await pool.close();
     if (sandbox.child === null) await sandbox.close();
