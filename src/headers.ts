@@ -50,23 +50,9 @@ function dateMs(text: string | undefined): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-function readRateLimitHeaders(headers: Record<string, string | undefined>, now: number, date: number | undefined): RateLimitHeaders {
-  return {
-    limit: nonNegativeInt(headers['x-ratelimit-limit']),
-    remaining: nonNegativeInt(headers['x-ratelimit-remaining']),
-    reset: nonNegativeInt(headers['x-ratelimit-reset']),
-    retryAfter: parseRetryAfter(headers['retry-after'], date ?? now),
-    date,
-  };
-}
-
-export function parseRateLimitHeaders(headers: Record<string, string | undefined>, now: number): RateLimitHeaders {
-  return readRateLimitHeaders(headers, now, dateMs(headers['date']));
-}
-
 /**
- * `parseRateLimitHeaders` for one sender's answers, remembering the last `Date` it parsed: answers within
- * one second carry the same text, and `Date.parse` is the costliest step of reading them.
+ * Reads the rate-limit headers of one sender's answers, remembering the last `Date` it parsed: answers
+ * within one second carry the same text, and `Date.parse` is the costliest step of reading them.
  */
 export class RateLimitHeaderReader {
   private lastDate: { text: string; ms: number | undefined } | undefined;
@@ -74,7 +60,14 @@ export class RateLimitHeaderReader {
   read(headers: Record<string, string | undefined>, now: number): RateLimitHeaders {
     const text = headers['date'];
     if (text !== undefined && this.lastDate?.text !== text) this.lastDate = { text, ms: dateMs(text) };
-    return readRateLimitHeaders(headers, now, text === undefined ? undefined : this.lastDate!.ms);
+    const date = text === undefined ? undefined : this.lastDate!.ms;
+    return {
+      limit: nonNegativeInt(headers['x-ratelimit-limit']),
+      remaining: nonNegativeInt(headers['x-ratelimit-remaining']),
+      reset: nonNegativeInt(headers['x-ratelimit-reset']),
+      retryAfter: parseRetryAfter(headers['retry-after'], date ?? now),
+      date,
+    };
   }
 }
 

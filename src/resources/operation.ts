@@ -48,7 +48,7 @@ export function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrite<T, R
     built = JSON.stringify(write.body(list));
     // At most 3 UTF-8 bytes per UTF-16 unit: a body that fits even so need not be counted.
     const bytes = built.length * 3 <= core.maxBodyBytes ? built.length : utf8Bytes(built);
-    if (bytes <= core.maxBodyBytes || list.length === 1) return run.settle(run.call({ chunk: 0, offset: 0, items: list, bodyText: built, bytes }, 1));
+    if (bytes <= core.maxBodyBytes || list.length === 1) return run.settle(run.call({ chunk: 0, offset: 0, items: list, bodyText: built, bytes }));
   }
   // Too big for one call: cut by size. The whole list's body, already built above, is not built again.
   const whole = (list: T[]) => {
@@ -57,7 +57,8 @@ export function runChunkedWrite<T, R>(core: ClientCore, write: ChunkedWrite<T, R
     return text;
   };
   const chunks = chunkWithin(items, write.maxCount, core.maxBodyBytes, { whole, fromTexts: (texts) => run.bodyText(texts) });
-  const calls = chunks.map((c) => run.call(c, chunks.length));
+  run.chunks = chunks.length;
+  const calls = chunks.map((c) => run.call(c));
   return runChunks(
     calls,
     core.concurrency,
@@ -77,7 +78,8 @@ class ChunkedRun<T, R> {
   private readonly budget: WaitBudget;
   /** The key the calls' keys derive from; undefined when the caller gives a key per chunk (a function). */
   private readonly base: string | undefined;
-  private chunks = 1;
+  /** How many calls the write was cut into (onChunk's `chunks`, and part of every derived key). */
+  chunks = 1;
   // Bodies from items' own texts are needed only to cut a chunk that is too big: built on first use.
   private fromTexts: ((texts: string[]) => string) | undefined;
 
@@ -95,8 +97,8 @@ class ChunkedRun<T, R> {
   }
 
   /** A chunk made a call: its key (from the caller's function, or derived from the base key), budget and signal. */
-  call(c: SizedChunk<T>, chunks: number): ChunkCall<T> {
-    this.chunks = chunks;
+  call(c: SizedChunk<T>): ChunkCall<T> {
+    const { chunks } = this;
     const given = this.options?.idempotencyKey;
     const idempotencyKey =
       typeof given === 'function'
